@@ -168,7 +168,14 @@ function fileSchema(kinds: readonly string[]) {
     notes: z.array(z.string()).optional(),
     live_fingerprint: z.string().optional(),
     held: z.string().optional(),
-    removal: z.strictObject({ collection: z.string().min(1), live: count }).optional(),
+    removal: z
+      .strictObject({
+        collection: z.string().min(1),
+        live: count,
+        count: count.optional(),
+        members: z.string().optional(),
+      })
+      .optional(),
     step: z.enum(STEPS).optional(),
     gate: z.enum(GATES).optional(),
     not_applied: z.literal("archived").optional(),
@@ -178,6 +185,7 @@ function fileSchema(kinds: readonly string[]) {
         count,
         live: count.optional(),
         allowed: count,
+        members: z.string().optional(),
       })
       .optional(),
     error: z

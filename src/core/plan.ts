@@ -66,6 +66,20 @@ export interface PlannedRequest {
    * protection naming a member for a short while after the member was added (#40, item 4).
    */
   retryWhile?: RetryWhile;
+  /**
+   * The request may be sent together with those of other changes (other repositories) that have
+   * the same method, path and body but for the list at `list`: apply sends one request whose list
+   * holds theirs, up to `max` members (GitHub's `PATCH /orgs/{org}/properties/values` takes up to
+   * 30 repository names). Only for a change whose one request this is (src/engine/batched-writes.ts).
+   */
+  batch?: RequestBatch;
+}
+
+export interface RequestBatch {
+  /** The top-level member of the body that is a list the requests' lists are joined into. */
+  list: string;
+  /** The most members one request may hold. */
+  max: number;
 }
 
 export interface RetryWhile {
@@ -109,6 +123,13 @@ export type Gate = (typeof GATES)[number];
 export interface Removal {
   collection: string;
   live: number;
+  /**
+   * How many members of the collection the one change removes (default 1): a custom property
+   * deleted removes the value of every repository that holds one.
+   */
+  count?: number;
+  /** What the members are, for the held sentence ("repository values"); default: none said. */
+  members?: string;
 }
 
 /**
@@ -123,6 +144,8 @@ export interface RemovalCap {
   live?: number;
   /** How many the limit allows. */
   allowed: number;
+  /** What the collection's members are (`Removal.members`). */
+  members?: string;
 }
 
 /** What one plan may remove (docs/configuration.md, "Removal limits"). */

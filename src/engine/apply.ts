@@ -19,6 +19,7 @@ import {
 } from "../forge/client.js";
 import { KIND_NAMES, verifyResponse } from "../resources/index.js";
 import { gateOpen, gateRefusal } from "./gates.js";
+import { batchable, batchWrites, type BatchedWrite } from "./batched-writes.js";
 import { applySteps } from "./repository-order.js";
 import { PublicKeys } from "./sealing.js";
 import { resolveSecrets } from "./secrets.js";
@@ -147,12 +148,8 @@ async function untilSettled<T>(
   }
 }
 
-async function applyOne(
-  change: Change,
-  input: ApplyInput,
-  stop: Stop,
-  keys: KeysByClient,
-): Promise<ChangeOutcome> {
+/** The outcome of a change apply does not send (held, gated, without a connection), if it is one. */
+function notSent(change: Change, input: ApplyInput): ChangeOutcome | undefined {
   if (change.held) return outcomeOf(change, { outcome: "held", message: change.held });
   if (change.action === "delete" && !input.allowDelete) {
     return outcomeOf(change, { outcome: "skipped", message: "deletes need --allow-delete" });
@@ -160,13 +157,82 @@ async function applyOne(
   if (change.gate !== undefined && !gateOpen(change, input.allowed ?? [])) {
     return outcomeOf(change, { outcome: "skipped", message: gateRefusal(change.gate) });
   }
-  const client = input.clients.get(change.target);
-  if (!client) {
+  if (!input.clients.has(change.target)) {
     return outcomeOf(change, {
       outcome: "failed",
       message: `target '${change.target}' has no connection`,
     });
   }
+  return undefined;
+}
+
+/**
+ * Sends one request that carries out several changes (./batched-writes.ts): each gets the
+ * request's outcome. Their requests hold no sealed values, so no public key is read.
+ */
+async function applyBatch(
+  write: BatchedWrite,
+  input: ApplyInput,
+  stop: Stop,
+): Promise<ChangeOutcome[]> {
+  const { changes, request } = write;
+  const client = input.clients.get(changes[0]!.target)!;
+  const label = `${request.method} ${request.path}`;
+  const each = (rest: Omit<ChangeOutcome, "address" | "kind" | "action">) =>
+    changes.map((change) => outcomeOf(change, rest));
+  if (input.signal?.aborted) stop.reason ??= { kind: "interrupted" };
+  if (stop.reason !== undefined) {
+    return changes.map((change) => stoppedAt(change, 0, stop, stop.reason!));
+  }
+  try {
+    const body = await resolveSecrets(request.body, {
+      secrets: input.secrets,
+      env: input.env,
+      publicKey: () => Promise.reject(new Error("a batched write carries no sealed value")),
+    });
+    const response = await client.request(request.method, request.path, {
+      body,
+      writeKey: `${changes[0]!.target}${request.path}`,
+    });
+    const problem = verifyResponse(changes[0]!.kind, request, response.data);
+    if (problem) return each({ outcome: "failed", request: label, message: problem });
+    return each({ outcome: "applied" });
+  } catch (error) {
+    if (error instanceof RateLimitWaitExceeded) {
+      stop.reason ??= { kind: "rate-limit", error };
+      return changes.map((change) => stoppedAt(change, 0, stop, { kind: "rate-limit", error }));
+    }
+    if (input.signal?.aborted) {
+      stop.reason ??= { kind: "interrupted" };
+      return error instanceof StoppedBeforeSending
+        ? changes.map((change) => stoppedAt(change, 0, stop, stop.reason!))
+        : changes.map((change) => unanswered(change, label, stop));
+    }
+    if (error instanceof ForgeError) {
+      const reason = error.reason || error.message;
+      return each({
+        outcome: "failed",
+        request: label,
+        status: error.status,
+        message: error.mayHaveBeenApplied
+          ? `${reason}; its answer was lost, so it may have been applied (a re-run plans from live state)`
+          : reason,
+      });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return each({ outcome: "failed", request: label, message });
+  }
+}
+
+async function applyOne(
+  change: Change,
+  input: ApplyInput,
+  stop: Stop,
+  keys: KeysByClient,
+): Promise<ChangeOutcome> {
+  const refused = notSent(change, input);
+  if (refused !== undefined) return refused;
+  const client = input.clients.get(change.target)!;
   let publicKeys = keys.get(client);
   if (publicKeys === undefined) {
     publicKeys = new PublicKeys(client);
@@ -263,24 +329,37 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyResult> {
   const keys: KeysByClient = new Map();
   const outcomes: ChangeOutcome[] = [];
   for (const step of applySteps(applicableChanges(input.plan), KIND_NAMES)) {
+    // A change whose one request may go with other repositories' (./batched-writes.ts) is sent
+    // with them; one apply does not send anyway is reported on its own.
+    const joined = step.filter(
+      (change) => batchable(change) !== undefined && notSent(change, input) === undefined,
+    );
+    const alone = step.filter((change) => !joined.includes(change));
     // One repository's changes go one after another in the order given (a change another needs is
     // listed first: alerts before security fixes, a visibility change before private vulnerability
     // reporting); repositories go concurrently.
     const byRepository = new Map<string, Change[]>();
-    for (const change of step) {
+    for (const change of alone) {
       const key = `${change.target}\u0000${change.scope.toLowerCase()}`;
       byRepository.set(key, [...(byRepository.get(key) ?? []), change]);
     }
     const done = new Map<Change, ChangeOutcome>();
-    await Promise.all(
-      [...byRepository.values()].map(async (changes) => {
+    await Promise.all([
+      ...[...byRepository.values()].map(async (changes) => {
         for (const change of changes) {
           const outcome = await applyOne(change, input, stop, keys);
           input.onOutcome?.(outcome);
           done.set(change, outcome);
         }
       }),
-    );
+      ...batchWrites(joined).map(async (write) => {
+        const outcomes = await applyBatch(write, input, stop);
+        write.changes.forEach((change, index) => {
+          input.onOutcome?.(outcomes[index]!);
+          done.set(change, outcomes[index]!);
+        });
+      }),
+    ]);
     outcomes.push(...step.map((change) => done.get(change)!));
   }
   if (stop.reason === undefined) return { outcomes };

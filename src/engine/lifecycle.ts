@@ -1,5 +1,11 @@
 import { selectedName } from "../config/glob.js";
-import { addressOf, awaitingCreation, type Change, unlistedChange } from "../core/plan.js";
+import {
+  addressOf,
+  awaitingCreation,
+  type Change,
+  newChange,
+  unlistedChange,
+} from "../core/plan.js";
 import type { RepoRef, ResourceReader } from "../resources/context.js";
 import {
   LIFECYCLE_KINDS,
@@ -56,13 +62,32 @@ export async function planRepository(
   const others = configured.filter((kind) => kind !== lifecycle);
   let changes: Change[];
   if (location.kind === "absent" && lifecycle !== undefined) {
-    const own = await planOne(lifecycle);
+    // What the other kinds send with the creation itself (custom properties a create needs).
+    const given = others.flatMap((kind) => {
+      const fields = kind.part.createFields?.(repo.settings[kind.part.setting.key], at);
+      return fields === undefined ? [] : [{ kind: kind.name, fields }];
+    });
+    const creation = Object.assign({}, ...given.map((entry) => entry.fields)) as Record<
+      string,
+      unknown
+    >;
+    const own = await lifecycle.part.plan({
+      reader,
+      at,
+      value: repo.settings[lifecycle.part.setting.key],
+      options,
+      location,
+      ...(given.length > 0 ? { creation } : {}),
+    });
     const created = own.some((change) => change.step === "create" && change.error === undefined);
+    const sentWith = new Set(given.map((entry) => entry.kind));
     changes = created
       ? [
           ...own,
           ...others.map((kind) =>
-            awaitingCreation(reader.target, scope, kind.name, "settings.create"),
+            sentWith.has(kind.name)
+              ? sentWithCreation(reader.target, scope, kind.name)
+              : awaitingCreation(reader.target, scope, kind.name, "settings.create"),
           ),
         ]
       : [...own, ...(await Promise.all(others.map(planOne))).flat()];
@@ -123,4 +148,18 @@ function rescoped(change: Change, scope: string): Change {
     moved.removal = { ...change.removal, collection };
   }
   return moved;
+}
+
+/**
+ * What a kind whose value goes in the create request (`createFields`) plans for a repository this
+ * plan creates: that it is sent with the creation.
+ */
+function sentWithCreation(target: string, scope: string, kind: string): Change {
+  return {
+    ...newChange(target, scope, kind, "*"),
+    action: "report",
+    findings: [
+      `sent with the creation of ${scope} (its create request carries it); the plan that verifies the apply compares it`,
+    ],
+  };
 }

@@ -42,11 +42,25 @@ function heldReason(cap: RemovalCap, limit: RemovalLimit): string {
     return `the plan deletes ${cap.count}, more than the ${cap.allowed} a plan may delete; raise it with --delete-limit ${cap.count} or removal_limit.deletes`;
   }
   const live = cap.live ?? 0;
-  return `${cap.count} of ${live} (${percent(cap.count, live)} %) would be removed, over the removal limit of ${limit.share} % (at least ${limit.floor}); raise it with --removal-limit ${percent(cap.count, live)} or removal_limit.share`;
+  const members = cap.members === undefined ? "" : ` ${cap.members}`;
+  return `${cap.count} of ${live}${members} (${percent(cap.count, live)} %) would be removed, over the removal limit of ${limit.share} % (at least ${limit.floor}); raise it with --removal-limit ${percent(cap.count, live)} or removal_limit.share`;
 }
 
 function isDelete(change: Change): boolean {
   return change.action === "delete" && change.error === undefined;
+}
+
+/**
+ * A change that removes members of a collection: a delete an authoritative collection plans, or an
+ * update that takes members away with it (an allowed value of a custom property that repositories
+ * hold, removed from its definition).
+ */
+function removes(change: Change): boolean {
+  return (
+    change.removal !== undefined &&
+    change.error === undefined &&
+    (change.action === "delete" || change.action === "update")
+  );
 }
 
 /**
@@ -58,7 +72,7 @@ export function capRemovals(plan: Plan, limit: RemovalLimit): Plan {
   const caps = new Map<Change, RemovalCap>();
   const byCollection = new Map<string, Change[]>();
   for (const change of plan.changes) {
-    if (!isDelete(change) || change.removal === undefined) continue;
+    if (!removes(change) || change.removal === undefined) continue;
     const list = byCollection.get(change.removal.collection) ?? [];
     list.push(change);
     byCollection.set(change.removal.collection, list);
@@ -66,9 +80,18 @@ export function capRemovals(plan: Plan, limit: RemovalLimit): Plan {
   for (const removals of byCollection.values()) {
     const live = Math.max(...removals.map((change) => change.removal?.live ?? 0));
     const allowed = allowedRemovals(live, limit);
-    if (removals.length <= allowed) continue;
+    // A change may remove several members at once (`removal.count`).
+    const count = removals.reduce((sum, change) => sum + (change.removal?.count ?? 1), 0);
+    if (count <= allowed) continue;
+    const members = removals[0]?.removal?.members;
     for (const change of removals) {
-      caps.set(change, { by: "collection", count: removals.length, live, allowed });
+      caps.set(change, {
+        by: "collection",
+        count,
+        live,
+        allowed,
+        ...(members === undefined ? {} : { members }),
+      });
     }
   }
   if (limit.deletes !== undefined) {

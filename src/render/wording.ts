@@ -165,7 +165,7 @@ export function heldRemovalLines(plan: Plan): string[] {
   }
   return [...byPlace].map(
     ([place, changes]) =>
-      `Held by the removal limit: ${plural(changes.length, "delete")} in ${place}: ${changes[0]?.held ?? ""}; --allow-delete alone does not apply them.`,
+      `Held by the removal limit: ${plural(changes.length, changes.every((c) => c.action === "delete") ? "delete" : "change")} in ${place}: ${changes[0]?.held ?? ""}; --allow-delete alone does not apply them.`,
   );
 }
 

@@ -6,6 +6,8 @@ import { actionsKind } from "./actions/index.js";
 import { autolink } from "./autolink/index.js";
 import { badgeKind } from "./badge/index.js";
 import { boardKind } from "./board/index.js";
+import { customPropertyKind } from "./custom-property/index.js";
+import { deployKeyKind } from "./deploy-key/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { environment } from "./environment/index.js";
 import { epicLinkKind } from "./epic-link/index.js";
@@ -27,6 +29,7 @@ import { label } from "./label/index.js";
 import { membersKind } from "./members/index.js";
 import { migrationKind } from "./migration/index.js";
 import { organizationSettingsKind } from "./organization-settings/index.js";
+import { pagesKind } from "./pages/index.js";
 import { projectSettingsKind } from "./project-settings/index.js";
 import { protectedBranches } from "./protected-branches/index.js";
 import { protectedTags } from "./protected-tags/index.js";
@@ -63,9 +66,10 @@ export type {
  * src/engine/repository-order.ts), an organization's settings, teams before the access granted to
  * them, labels, environments and autolinks, Actions permissions, then variables and secrets (after
  * the environments they may live in), rulesets (which may name teams), then classic protections (a
- * ruleset is in place before a classic protection it makes redundant goes), hooks, a GitLab
- * project's settings, its protected branches and tags, push rules, merge-request approvals, its
- * CI/CD variables, labels, webhooks, deploy keys and protected environments, clean-ups, audits.
+ * ruleset is in place before a classic protection it makes redundant goes), hooks, custom
+ * properties (an organization's definitions, then its repositories' values), deploy keys, Pages, a
+ * GitLab project's settings, its protected branches and tags, push rules, merge-request approvals,
+ * its CI/CD variables, labels, webhooks, deploy keys and protected environments, clean-ups, audits.
  * The one place a kind is registered (docs/adding-a-kind.md).
  */
 export const KINDS: readonly KindModule[] = [
@@ -82,6 +86,9 @@ export const KINDS: readonly KindModule[] = [
   ruleset,
   branchProtection,
   webhook,
+  customPropertyKind,
+  deployKeyKind,
+  pagesKind,
   projectSettingsKind,
   groupSettingsKind,
   badgeKind,

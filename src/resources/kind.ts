@@ -111,7 +111,19 @@ export interface ScopedPart<S extends z.ZodType, Ref> extends CommentsOnExport {
     options: PlanOptions;
     /** What the engine knows of the place before any kind plans it (see LifecyclePart). */
     location?: Location<Ref>;
+    /**
+     * For the lifecycle kind, when the place is absent: the fields the other kinds configured for
+     * it add to its create request (`createFields`), which it sends with the creation.
+     */
+    creation?: Readonly<Record<string, unknown>>;
   }): Promise<Change[]>;
+  /**
+   * What this value adds to the create request of a place the plan creates, where the service
+   * takes it there and may refuse the creation without it (GitHub's `POST /orgs/{org}/repos`
+   * `custom_properties`, which an organization's required properties need). Only for an owner the
+   * lifecycle kind creates under as an organization; undefined: nothing.
+   */
+  createFields?(value: z.output<S>, at: Ref): Record<string, unknown> | undefined;
   /** The setting's value that reproduces the live state (plans as no change); undefined: nothing. */
   export?(reader: ResourceReader, at: Ref): Promise<z.input<S> | undefined>;
   /**

@@ -272,7 +272,8 @@ ${PROTECTION}`,
     };
     // Administration write and Members read: export reads rulesets, whose bypass actors only an
     // editor sees, and names their teams; Issues read for labels, Actions read for environments;
-    // Variables, Secrets and Dependabot secrets read: it reads those too.
+    // Variables, Secrets and Dependabot secrets read: it reads those too; Pages read for sites,
+    // organization Custom properties read for the repositories' values.
     const readers = {
       administration: "write",
       repository_hooks: "read",
@@ -282,6 +283,8 @@ ${PROTECTION}`,
       actions_variables: "read",
       secrets: "read",
       dependabot_secrets: "read",
+      pages: "read",
+      organization_custom_properties: "read",
     };
     const refused = await exported(readers);
     expect(refused.code).toBe(1);

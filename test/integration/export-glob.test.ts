@@ -173,7 +173,15 @@ describe("export --org when the organization's hooks cannot be read", () => {
       );
       const organization = exported.document.organizations?.[0];
       expect(managed(organization).sort()).toEqual(
-        ["actions", "rulesets", "secrets", "settings", "teams", "variables"].sort(),
+        [
+          "actions",
+          "custom_properties",
+          "rulesets",
+          "secrets",
+          "settings",
+          "teams",
+          "variables",
+        ].sort(),
       );
       const planned = await runInProcess(["plan", "-c", "acme.yaml", "--sandbox-url", world.url], {
         cwd,

@@ -12,8 +12,8 @@ afterEach(() => {
 });
 
 /**
- * An App installation with Administration read (and the reads labels, environments, variables and
- * secrets need) but
+ * An App installation with Administration read (and the reads labels, environments, variables,
+ * secrets, Pages and custom properties need) but
  * not Members, so the organization's teams cannot be read: GitHub shows a ruleset's bypass actors only
  * to who may edit it, so the rulesets of acme/api (which has one) cannot be read, and everything
  * else can.
@@ -30,6 +30,8 @@ async function readOnlyApp() {
         actions_variables: "read",
         secrets: "read",
         dependabot_secrets: "read",
+        pages: "read",
+        organization_custom_properties: "read",
       },
     }),
     generate: 3,

@@ -225,6 +225,9 @@ repositories:
           `github/acme/${repo}/actions/access`,
           `github/acme/${repo}/actions/permissions`,
           `github/acme/${repo}/actions/workflow`,
+          // Export writes the values each repository holds (the custom_property kind).
+          `github/acme/${repo}/custom_property/team`,
+          `github/acme/${repo}/custom_property/tier`,
           `github/acme/${repo}/webhook/https://chat.acme.example/notify`,
           `github/acme/${repo}/webhook/https://ci.acme.example/hooks/forge`,
         ]),

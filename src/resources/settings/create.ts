@@ -67,7 +67,11 @@ async function creationPath(
  * then, in the same change, the writes of what only exists once the repository does. An empty
  * repository has no branch to make the default, so `default_branch` is planned once it has one.
  */
-export async function planCreate(ctx: Context, value: RepositorySettings): Promise<Change> {
+export async function planCreate(
+  ctx: Context,
+  value: RepositorySettings,
+  creation: Readonly<Record<string, unknown>>,
+): Promise<Change> {
   const change = newChange(ctx.reader.target, ctx.scope, "settings", "repository");
   const where = await creationPath(ctx);
   if ("error" in where) return { ...change, error: where.error };
@@ -89,6 +93,10 @@ export async function planCreate(ctx: Context, value: RepositorySettings): Promi
     const wanted = fields[field];
     if (wanted !== undefined && wanted !== null) create[field] = wanted;
   }
+  // What other kinds send with the creation (custom property values an organization requires):
+  // only `POST /orgs/{org}/repos` takes them; a personal repository has no custom properties.
+  const given = where.personal ? {} : creation;
+  Object.assign(create, given);
   const path = repoPath(ctx.at);
   const requests: PlannedRequest[] = [{ method: "POST", path: where.path, body: create }];
   const later: Record<string, unknown> = {};
@@ -125,6 +133,7 @@ export async function planCreate(ctx: Context, value: RepositorySettings): Promi
     requests.push({ method: "PUT", path: `${path}/private-vulnerability-reporting` });
   if (value.archived === true) requests.push({ method: "PATCH", path, body: { archived: true } });
   const after = {
+    ...given,
     visibility,
     ...fields,
     ...(security === undefined ? {} : { security_and_analysis: security }),

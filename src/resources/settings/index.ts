@@ -17,7 +17,8 @@ export const settingsKind = defineKind({
   name: "settings",
   repository: {
     setting: settingsSetting,
-    plan: ({ reader, at, value, location }) => planSettings({ reader, repo: at, value, location }),
+    plan: ({ reader, at, value, location, creation }) =>
+      planSettings({ reader, repo: at, value, location, ...(creation ? { creation } : {}) }),
     graphql: settingsGraphql,
     export: exportSettings,
     lifecycle: {

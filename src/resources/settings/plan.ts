@@ -544,6 +544,8 @@ export async function planSettings(input: {
   repo: RepoRef;
   value: RepositorySettings;
   location: Location | undefined;
+  /** What other kinds send with a creation (`creation` of the plan input). */
+  creation?: Readonly<Record<string, unknown>>;
 }): Promise<Change[]> {
   const { reader, repo, value } = input;
   const location = input.location ?? { kind: "found", at: repo, wanted: repo, archived: false };
@@ -555,7 +557,7 @@ export async function planSettings(input: {
   };
   if (location.kind === "error") return [failed(ctx, "repository", location.error)];
   if (location.kind === "absent") {
-    if (value.create === true) return [await planCreate(ctx, value)];
+    if (value.create === true) return [await planCreate(ctx, value, input.creation ?? {})];
     return [
       failed(
         ctx,

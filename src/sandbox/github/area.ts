@@ -71,7 +71,7 @@ export interface GithubArea<S extends SeedSlice = SeedSlice> extends Area<Github
   /** A role users have on repositories through the area's records. */
   grants?: Grant;
   /** What a repository GitHub creates (`POST /orgs/{org}/repos`) starts with in this area. */
-  created?(world: GithubWorld, repo: Repository): void;
+  created?(world: GithubWorld, repo: Repository, body?: Record<string, unknown>): void;
   /** Counts of the area's records an account's profile shows (`public_gists`, `private_gists`). */
   profileCounts?(world: GithubWorld, account: Account): Record<string, number>;
   /** What the area adds to generated repositories (`--generate N`). */

@@ -7,6 +7,8 @@ import { access } from "./access/index.js";
 import { actions } from "./actions/index.js";
 import { apps } from "./apps/index.js";
 import { autolinks } from "./autolinks/index.js";
+import { deployKeys } from "./deploy-keys/index.js";
+import { pages } from "./pages/index.js";
 import { branchProtection } from "./branch-protection/index.js";
 import { environments } from "./environments/index.js";
 import { gists } from "./gists/index.js";
@@ -47,6 +49,8 @@ export const GITHUB_AREAS = [
   issues,
   environments,
   autolinks,
+  deployKeys,
+  pages,
   actions,
   properties,
   rulesets,

@@ -1,3 +1,4 @@
+import { HttpError } from "../http.js";
 import type { Organization, Repository } from "../world/records.js";
 import { type PropertyDefinition, type PropertyValue, valuesOf, definitionsOf } from "./records.js";
 
@@ -126,4 +127,49 @@ export function setValues(
     }
   }
   return [];
+}
+
+/**
+ * The values `POST /orgs/{org}/repos` gives a repository it creates (`custom_properties`: "The keys
+ * are the custom property names, and the values are the corresponding custom property values", the
+ * spec), checked as a PATCH of values is; a required property whose definition requires explicit
+ * values and that the request does not give refuses the creation (GitHub answers 422,
+ * integrations/terraform-provider-github#3304; the words are the sandbox's). Nothing is created then.
+ */
+export function creationValues(repo: Repository, given: unknown): void {
+  const org = repo.org;
+  if (org === null) return;
+  const refuse = (message: string) =>
+    new HttpError({
+      status: 422,
+      body: {
+        message: "Repository creation failed.",
+        errors: [{ resource: "Repository", code: "custom", field: "custom_properties", message }],
+        documentation_url:
+          "https://docs.github.com/rest/repos/repos#create-an-organization-repository",
+      },
+    });
+  const values = given === undefined || given === null ? {} : (given as Record<string, unknown>);
+  if (typeof values !== "object" || Array.isArray(values)) {
+    throw refuse("custom_properties must be an object of property names and values");
+  }
+  const named = new Set(Object.keys(values).map((name) => name.toLowerCase()));
+  for (const definition of definitionsOf(org).values()) {
+    const key = definition.property_name.toLowerCase();
+    if (definition.required && definition.require_explicit_values && !named.has(key)) {
+      throw refuse(`required property ${definition.property_name} must have a value`);
+    }
+  }
+  const properties: Array<{ property_name: string; value: PropertyValue | null }> = [];
+  for (const [property_name, value] of Object.entries(values)) {
+    const shaped =
+      value === null ||
+      typeof value === "string" ||
+      (Array.isArray(value) && value.every((item) => typeof item === "string"));
+    if (!shaped)
+      throw refuse(`the value of ${property_name} must be a string or a list of strings`);
+    properties.push({ property_name, value: value as PropertyValue | null });
+  }
+  const problems = setValues(org, [repo], properties);
+  if (problems.length > 0) throw refuse(problems.join("; "));
 }

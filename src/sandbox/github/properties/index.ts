@@ -2,7 +2,7 @@ import { z } from "zod";
 import { check, login } from "../../core/seed.js";
 import { githubArea } from "../area.js";
 import { propertyPermissions } from "./app-permissions.js";
-import { definitionProblems, MAX_DEFINITIONS, setValues } from "./definitions.js";
+import { creationValues, definitionProblems, MAX_DEFINITIONS, setValues } from "./definitions.js";
 import { definitionsOf, type PropertyDefinition } from "./records.js";
 import { propertyRoutes } from "./routes.js";
 
@@ -19,6 +19,7 @@ const customProperty = z.strictObject({
   description: z.string().nullable().default(null),
   allowed_values: z.array(z.string()).nullable().default(null),
   values_editable_by: z.enum(["org_actors", "org_and_repo_actors"]).default("org_actors"),
+  require_explicit_values: z.boolean().default(false),
 });
 
 /** How many teams the generated repositories are spread over, in turn: team-01 … team-10. */
@@ -33,6 +34,7 @@ const TEAM_PROPERTY: PropertyDefinition = {
   description: "The team that owns the repository",
   allowed_values: null,
   values_editable_by: "org_actors",
+  require_explicit_values: false,
 };
 
 /**
@@ -135,6 +137,9 @@ export const properties = githubArea({
       };
     },
   }),
+  // `POST /orgs/{org}/repos` takes `custom_properties` (the spec); a required property that
+  // requires explicit values refuses a creation without one (integrations/terraform-provider-github#3304).
+  created: (_world, repo, body) => creationValues(repo, body?.custom_properties),
   routes: propertyRoutes,
   permissions: propertyPermissions,
 });

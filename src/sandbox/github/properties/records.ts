@@ -13,6 +13,11 @@ export interface PropertyDefinition {
   description: string | null;
   allowed_values: string[] | null;
   values_editable_by: "org_actors" | "org_and_repo_actors";
+  /**
+   * "Whether setting properties values is mandatory" (the spec): a repository created without a
+   * value of this required property is refused, its default notwithstanding.
+   */
+  require_explicit_values: boolean;
 }
 
 /** Custom property definitions by lower-case name, in the order they were defined. */

@@ -43,6 +43,7 @@ function definitionBody(ctx: RequestContext, org: Organization, definition: Prop
     description: definition.description,
     allowed_values: definition.allowed_values,
     values_editable_by: definition.values_editable_by,
+    require_explicit_values: definition.require_explicit_values,
   };
 }
 
@@ -75,6 +76,8 @@ function definitionFromBody(
   const { value_type: type, required = false, default_value: fallback = null } = body;
   const { description = null, allowed_values: allowed = null } = body;
   const editors = body.values_editable_by ?? "org_actors";
+  const explicit = body.require_explicit_values ?? false;
+  if (typeof explicit !== "boolean") errors.push("require_explicit_values must be a boolean");
   if (!VALUE_TYPES.includes(type as (typeof VALUE_TYPES)[number])) {
     errors.push(`value_type must be one of ${VALUE_TYPES.join(", ")}`);
   }
@@ -103,6 +106,7 @@ function definitionFromBody(
     description: description as string | null,
     allowed_values: allowed as string[] | null,
     values_editable_by: editors as PropertyDefinition["values_editable_by"],
+    require_explicit_values: explicit as boolean,
   };
   const problems = definitionProblems(definition);
   if (problems.length > 0) throw ctx.invalid(problems, "CustomProperty");

@@ -10,7 +10,7 @@ import { nameTaken, refusedName } from "./names.js";
 
 type Body = Record<string, unknown>;
 
-const CREATION_ONLY = new Set(["name", "visibility", "private", "auto_init"]);
+const CREATION_ONLY = new Set(["name", "visibility", "private", "auto_init", "custom_properties"]);
 
 /**
  * GitHub's answer to a name the account already has: `Repository creation failed.` with the error
@@ -97,7 +97,7 @@ export function createRepository(
   };
   // What the areas give a new repository (GitHub's default labels …); its Actions permissions and
   // variables start at their defaults, as a seeded repository's do.
-  world.created(repo);
+  world.created(repo, body);
   if (body.auto_init === true) {
     repo.branches.set("main", { name: "main", sha: `${id.toString(16).padStart(40, "0")}` });
   }

@@ -147,7 +147,9 @@ export type Grant = (repo: Repository, user: Account) => Role | undefined;
  */
 export interface WorldExtensions {
   grants: readonly Grant[];
-  created: ReadonlyArray<(world: GithubWorld, repo: Repository) => void>;
+  created: ReadonlyArray<
+    (world: GithubWorld, repo: Repository, body?: Record<string, unknown>) => void
+  >;
   profileCounts: ReadonlyArray<(world: GithubWorld, account: Account) => Record<string, number>>;
 }
 
@@ -345,9 +347,12 @@ export class GithubWorld {
     return PERMISSION_LEVEL[this.permission(repo, user)] >= PERMISSION_LEVEL[needed];
   }
 
-  /** What every area that adds to a repository GitHub creates does (settings/create.ts). */
-  created(repo: Repository): void {
-    for (const start of this.extensions.created) start(this, repo);
+  /**
+   * What every area that adds to a repository GitHub creates does (settings/create.ts), given the
+   * create request's body; an area may refuse the creation by throwing its answer.
+   */
+  created(repo: Repository, body?: Record<string, unknown>): void {
+    for (const start of this.extensions.created) start(this, repo, body);
   }
 
   /** What the areas count of an account's records for its profile (`public_gists` …). */
