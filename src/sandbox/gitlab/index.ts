@@ -3,6 +3,8 @@ import type { GitlabArea } from "./area.js";
 import { badges } from "./badges/index.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
+import { issues } from "./issues/index.js";
+import { mergeRequests } from "./merge-requests/index.js";
 import { groupSettings } from "./group-settings/index.js";
 import { members } from "./members/index.js";
 import { shares } from "./shares/index.js";
@@ -32,6 +34,8 @@ export const GITLAB_AREAS = [
   approvals,
   epicLinks,
   boards,
+  mergeRequests,
+  issues,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;
