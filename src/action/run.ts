@@ -26,11 +26,12 @@ import {
   upsertStickyComment,
 } from "../report/sticky-comment.js";
 import {
-  compareWithReviewed,
-  describeDifference,
-  type Reviewed,
-  reviewedPlan,
-} from "./reviewed-plan.js";
+  type Gate,
+  gateReviewed,
+  type Refusal,
+  refuseUnreviewed,
+} from "../report/ci/review-gate.js";
+import { type Reviewed, reviewedPlan } from "./reviewed-plan.js";
 import { fitStepSummary } from "./step-summary.js";
 import {
   type Annotation,
@@ -584,10 +585,7 @@ async function trustedAuthors(client: ForgeClient, inputs: ActionInputs): Promis
 }
 
 /** Why an apply on merge stopped before sending anything: its plan is not one that was reviewed. */
-interface Unreviewed {
-  go: false;
-  message: string;
-}
+type Unreviewed = Refusal;
 
 /** The merged pull request's reviewed plan, and the revision to plan its change from when it was one. */
 interface Review {
@@ -598,11 +596,10 @@ interface Review {
   sha: string;
 }
 
+const ACCEPT_REPLAN = "set accept-replan: true";
+
 function stopUnreviewed(why: string): Unreviewed {
-  return {
-    go: false,
-    message: `${why}; nothing was applied (set accept-replan: true to apply a plan nobody reviewed)`,
-  };
+  return refuseUnreviewed(why, ACCEPT_REPLAN);
 }
 
 /**
@@ -647,12 +644,12 @@ async function lookUpReview(
   const before = pushedFrom(env);
   if (before === undefined) {
     return stopUnreviewed(
-      `pull request #${reviewed.pullRequest} showed the plan of its change, and this run is not a push that says which commit it came after`,
+      `pull request #${reviewed.number} showed the plan of its change, and this run is not a push that says which commit it came after`,
     );
   }
   if (!hasRevision(configDirectory(inputs, cwd), before)) {
     return stopUnreviewed(
-      `pull request #${reviewed.pullRequest} showed the plan of its change; planning the same change needs the commit before the push, ${before.slice(0, 12)}, in the checkout (actions/checkout with fetch-depth: 0)`,
+      `pull request #${reviewed.number} showed the plan of its change; planning the same change needs the commit before the push, ${before.slice(0, 12)}, in the checkout (actions/checkout with fetch-depth: 0)`,
     );
   }
   return { go: true, reviewed, sha, revision: before };
@@ -669,20 +666,11 @@ function pushedFrom(env: ActionEnvironment["env"]): string | undefined {
 }
 
 /** Then the plan made now must have the digest the comment carries; anything else stops the step. */
-function compareReviewed(review: Review, plan: Plan): { go: true; said: string } | Unreviewed {
-  const compared = compareWithReviewed(review.reviewed.digest, plan);
-  const where = `pull request #${review.reviewed.pullRequest}`;
-  if (compared.same) {
-    return {
-      go: true,
-      said: `the plan is the one reviewed on ${where} (${review.reviewed.commentUrl})`,
-    };
-  }
-  return {
-    go: false,
-    message:
-      `the plan at commit ${review.sha.slice(0, 12)} is not the one reviewed on ${where}: ` +
-      `${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the ` +
-      "job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is",
-  };
+function compareReviewed(review: Review, plan: Plan): Gate {
+  return gateReviewed(review.reviewed, plan, review.sha, {
+    where: `pull request #${review.reviewed.number}`,
+    override: ACCEPT_REPLAN,
+    planShownIn: "the job summary",
+    changeKind: "pull request",
+  });
 }
