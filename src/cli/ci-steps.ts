@@ -25,6 +25,11 @@ export interface StepContext {
   run(argv: string[]): Promise<number>;
   /** The -c flags and the connection flags every command of the step takes. */
   configArgs: string[];
+  /**
+   * The --target flags of the plan and the drift check; a saved plan records its targets, so the
+   * apply of it takes none.
+   */
+  targetArgs: string[];
   /** Where the step's plan is saved. */
   planFile: string;
   /** Which sticky note is this configuration's (report/sticky-comment.ts commentMarker). */
@@ -91,6 +96,7 @@ export async function planStep(
   const code = await ctx.run([
     "plan",
     ...ctx.configArgs,
+    ...ctx.targetArgs,
     ...scopeArgs(change.revision),
     "--out",
     ctx.planFile,
@@ -147,6 +153,7 @@ export async function applyStep(ctx: StepContext, options: ApplyOptions): Promis
   const planned = await ctx.run([
     "plan",
     ...ctx.configArgs,
+    ...ctx.targetArgs,
     ...scopeArgs(revision),
     "--out",
     ctx.planFile,
@@ -221,7 +228,13 @@ async function lookUp(ctx: StepContext, options: ApplyOptions, marker: string): 
  * are `drift`'s: 0 none, 2 drift, 1 errors (an issue that could not be kept is an error).
  */
 export async function driftStep(ctx: StepContext): Promise<number> {
-  const code = await ctx.run(["drift", ...ctx.configArgs, "--out", ctx.planFile]);
+  const code = await ctx.run([
+    "drift",
+    ...ctx.configArgs,
+    ...ctx.targetArgs,
+    "--out",
+    ctx.planFile,
+  ]);
   const plan = savedPlan(ctx);
   writeReport(ctx, plan);
   if (plan === undefined) return code;

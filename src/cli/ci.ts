@@ -25,6 +25,7 @@ const DRIFT_LABEL = "forgeplan-drift";
 
 export const flags = {
   config: { type: "string", short: "c", multiple: true },
+  target: { type: "string", multiple: true },
   step: { type: "string" },
   "note-key": { type: "string" },
   "terraform-report": { type: "string" },
@@ -53,6 +54,8 @@ CI_COMMIT_BRANCH, CI_DEFAULT_BRANCH):
   scheduled pipeline       drift check: open one issue on drift, update it while drift stays,
                            close it once drift is gone
   -c FILE|DIR              the configuration (repeatable; default forgeplan.yaml)
+  --target ADDRESS         plan, apply and check only what this address matches (repeatable;
+                           globs allowed), as 'forgeplan plan --target' does
   --step STEP              run this step whatever the pipeline (default auto)
   --terraform-report FILE  write the plan's counts in GitLab's Terraform report format
                            ({"create": n, "update": n, "delete": n}) for artifacts:reports:terraform
@@ -150,6 +153,7 @@ export const ci: Command = async (argv, io) => {
       return runCli(args, { ...io, env: cliEnv, stdinIsTTY: false });
     },
     configArgs,
+    targetArgs: (values.target ?? []).flatMap((address) => ["--target", address]),
     planFile: join(mkdtempSync(join(dir, "run-")), "plan.json"),
     noteKey: values["note-key"] ?? config.join(" "),
     ...(job.sha !== undefined ? { commit: job.sha } : {}),
