@@ -14,24 +14,18 @@ import { ForgeClient, ForgeError } from "../forge/client.js";
 import { escapeInline } from "../render/escape.js";
 import { renderPlan } from "../render/index.js";
 import { summaryCounts } from "../render/wording.js";
-import { digestLine, planDigest } from "../report/plan-digest.js";
 import { hasDrift } from "../report/drift-issue.js";
 import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
-import {
-  ACTIONS_BOT,
-  commentAuthor,
-  commentMarker,
-  GITHUB_BODY_LIMIT,
-  sameLogin,
-  upsertStickyComment,
-} from "../report/sticky-comment.js";
+import { commentMarker } from "../report/sticky-comment.js";
 import {
   type Gate,
   gateReviewed,
   type Refusal,
   refuseUnreviewed,
 } from "../report/ci/review-gate.js";
-import { type Reviewed, reviewedPlan } from "./reviewed-plan.js";
+import type { Reviewed } from "./reviewed-plan.js";
+import { githubHost } from "./github-host.js";
+import { planNoteBody } from "../report/ci/plan-note.js";
 import { fitStepSummary } from "./step-summary.js";
 import {
   type Annotation,
@@ -527,33 +521,24 @@ async function comment(
     warn("no github-token: the plan is in the job summary only");
     return;
   }
-  const client = workflowClient(context, inputs.githubToken);
-  // The hidden first lines: which step's comment this is, and the digest of the plan it shows, which
-  // the apply on merge compares its own plan with.
-  const marker = `${commentMarker(inputs.commentKey)}\n${digestLine(planDigest(plan))}`;
-  const body = redactor.redact(
-    renderPlan(redactor.plan(plan), "markdown", {
-      ...options,
-      marker,
-      maxLength: GITHUB_BODY_LIMIT,
-    }),
-  );
+  const host = githubHost(workflowClient(context, inputs.githubToken), {
+    owner,
+    repo,
+    ...(inputs.commentAuthor !== undefined ? { commentAuthor: inputs.commentAuthor } : {}),
+  });
+  const body = planNoteBody(plan, redactor, {
+    ...options,
+    key: inputs.commentKey,
+    maxLength: host.bodyLimit,
+  });
   try {
-    const author = inputs.commentAuthor ?? (await commentAuthor(client));
-    const result = await upsertStickyComment(
-      client,
-      { owner, repo, number: pullRequest.number },
+    const result = await host.upsertPlanNote(
+      pullRequest.number,
       commentMarker(inputs.commentKey),
-      author,
       body,
     );
-    write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}\n`);
-    if (result.author !== undefined && !sameLogin(result.author, author)) {
-      // Without this, every push would add a comment and the apply on merge would find none.
-      warn(
-        `the comment was written as ${result.author}, not ${author}: set comment-author: ${result.author} so the next plan edits it and the apply on merge finds it`,
-      );
-    }
+    write(`forgeplan: pull-request comment ${result.action}: ${result.url}\n`);
+    if (result.warning !== undefined) warn(result.warning);
   } catch (error) {
     if (!(error instanceof ForgeError)) throw error;
     // A pull request from a fork gets a read-only token: the plan stays in the job summary.
@@ -570,18 +555,6 @@ function workflowClient(context: ActionEnvironment, token: string): ForgeClient 
     writeIntervalMs: 0,
     ...(context.signal !== undefined ? { signal: context.signal } : {}),
   });
-}
-
-/**
- * Whose plan comment an apply on merge trusts: `comment-author` if given; else the account its own
- * github-token writes as, then github-actions[bot]. A plan step often comments with the workflow's
- * own token while the apply needs one that can administer; only this repository's workflows write
- * as that bot, and a pull request from a fork gets a token that cannot comment.
- */
-async function trustedAuthors(client: ForgeClient, inputs: ActionInputs): Promise<string[]> {
-  if (inputs.commentAuthor !== undefined) return [inputs.commentAuthor];
-  const own = await commentAuthor(client);
-  return sameLogin(own, ACTIONS_BOT) ? [own] : [own, ACTIONS_BOT];
 }
 
 /** Why an apply on merge stopped before sending anything: its plan is not one that was reviewed. */
@@ -626,13 +599,12 @@ async function lookUpReview(
   }
   let reviewed: Reviewed;
   try {
-    const client = workflowClient(context, inputs.githubToken);
-    reviewed = await reviewedPlan(
-      client,
-      { owner, repo, sha },
-      commentMarker(inputs.commentKey),
-      await trustedAuthors(client, inputs),
-    );
+    const host = githubHost(workflowClient(context, inputs.githubToken), {
+      owner,
+      repo,
+      ...(inputs.commentAuthor !== undefined ? { commentAuthor: inputs.commentAuthor } : {}),
+    });
+    reviewed = await host.reviewedPlan(sha, commentMarker(inputs.commentKey));
   } catch (error) {
     if (!(error instanceof ForgeError)) throw error;
     return stopUnreviewed(

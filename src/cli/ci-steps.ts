@@ -4,10 +4,10 @@ import { readPlan } from "../engine/merge.js";
 import { ForgeError } from "../forge/client.js";
 import { renderPlan } from "../render/index.js";
 import type { CiHost } from "../report/ci/host.js";
+import { planNoteBody } from "../report/ci/plan-note.js";
 import { type Gate, gateReviewed, refuseUnreviewed } from "../report/ci/review-gate.js";
 import { terraformReport } from "../report/ci/terraform-report.js";
 import { DRIFT_MARKER, hasDrift } from "../report/drift-issue.js";
-import { digestLine, planDigest } from "../report/plan-digest.js";
 import { commentMarker } from "../report/sticky-comment.js";
 import type { CommandIO } from "./io.js";
 
@@ -56,12 +56,11 @@ function writeReport(ctx: StepContext, plan: Plan | undefined): void {
 }
 
 /** The plan as markdown for the host, within its limit, every sensitive value redacted. */
-function markdown(ctx: StepContext, plan: Plan, title: string, marker: string, room: number) {
+function markdown(ctx: StepContext, plan: Plan, title: string, room: number) {
   const { redactor } = ctx.io;
   return redactor.redact(
     renderPlan(redactor.plan(plan), "markdown", {
       title,
-      marker,
       maxLength: room,
       ...(ctx.commit !== undefined ? { commit: ctx.commit } : {}),
       ...(ctx.logUrl !== undefined ? { detailsUrl: ctx.logUrl } : {}),
@@ -108,8 +107,13 @@ export async function planStep(
     say(ctx, "not a merge-request pipeline: the plan is in the job log only");
     return code;
   }
-  const marker = `${commentMarker(ctx.noteKey)}\n${digestLine(planDigest(plan))}`;
-  const body = markdown(ctx, plan, "forgeplan plan", marker, ctx.host.bodyLimit);
+  const body = planNoteBody(plan, ctx.io.redactor, {
+    key: ctx.noteKey,
+    title: "forgeplan plan",
+    maxLength: ctx.host.bodyLimit,
+    ...(ctx.commit !== undefined ? { commit: ctx.commit } : {}),
+    ...(ctx.logUrl !== undefined ? { detailsUrl: ctx.logUrl } : {}),
+  });
   const where = ctx.host.changeName(change.number);
   const written = await atHost(ctx, `could not write the plan note on ${where}`, () =>
     ctx.host.upsertPlanNote(change.number!, commentMarker(ctx.noteKey), body),
@@ -247,7 +251,7 @@ export async function driftStep(ctx: StepContext): Promise<number> {
   const kept = await atHost(ctx, "could not keep the drift issue", () =>
     ctx.host.reportDrift({
       drifted,
-      body: drifted ? markdown(ctx, plan, "forgeplan drift", "<!-- forgeplan -->", room) : "",
+      body: drifted ? markdown(ctx, plan, "forgeplan drift", room) : "",
       resolvedNote: `No drift at ${new Date().toISOString()}: live state matches the desired state again.`,
     }),
   );
