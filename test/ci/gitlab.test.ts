@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -279,6 +280,69 @@ describe("forgeplan ci on GitLab CI", () => {
       delete: 0,
     });
     expectNoCanary(...logs, ...(await issues()).map((issue) => issue.description));
+  });
+
+  it("plans the merge request's change from its base, and applies that same change on merge", async () => {
+    const sandbox = await world();
+    const cwd = workspace(
+      sandbox,
+      "Base",
+      '  - project: acme/web\n    settings:\n      description: "Web"',
+    );
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", cwd, ...args], { stdio: ["ignore", "pipe", "ignore"] })
+        .toString("utf8")
+        .trim();
+    const commit = (message: string) => {
+      git("add", "--all");
+      git(
+        "-c",
+        "user.name=test",
+        "-c",
+        "user.email=test@forgeplan.invalid",
+        "commit",
+        "-qm",
+        message,
+      );
+      return git("rev-parse", "HEAD");
+    };
+    git("init", "--quiet");
+    const base = commit("base");
+    const converged = await runInProcess(["apply", "--auto-approve", "-c", "forgeplan.yaml"], {
+      env: { GITLAB_TOKEN: SECRET_TOKEN },
+      cwd,
+    });
+    expect(converged.code, converged.stderr).toBe(0);
+    // Drift outside the change: the change's plan leaves it to the drift check.
+    await call(sandbox, "PUT", "/api/v4/projects/2", { body: { description: "Edited by hand" } });
+    const config = join(cwd, "forgeplan.yaml");
+    writeFileSync(config, readFileSync(config, "utf8").replace('"Base"', '"Changed"'));
+    commit("the merge request's change");
+
+    const env = { CI_MERGE_REQUEST_DIFF_BASE_SHA: base };
+    const planned = await runInProcess(
+      ["ci", "-c", "forgeplan.yaml", "--terraform-report", "report.json"],
+      { env: { ...ciVariables(sandbox, "merge_request"), ...env }, cwd },
+    );
+    logs.push(planned.stderr);
+    expect(planned.code, planned.stderr).toBe(2);
+    expect(planned.stderr).not.toContain("planning the whole configuration");
+    const [note] = await notes(sandbox);
+    expect(note!.body).toContain('"partial":true');
+    expect(note!.body).not.toContain("Edited by hand");
+    expect(JSON.parse(readFileSync(join(cwd, "report.json"), "utf8"))).toMatchObject({ update: 1 });
+
+    const mergeSha = await merge(sandbox);
+    const applied = await runInProcess(["ci", "-c", "forgeplan.yaml"], {
+      env: { ...ciVariables(sandbox, "default_branch", mergeSha), CI_COMMIT_BEFORE_SHA: base },
+      cwd,
+    });
+    logs.push(applied.stderr);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await description(sandbox)).toBe("Changed");
+    const web = (await call(sandbox, "GET", "/api/v4/projects/2")).body as { description: string };
+    expect(web.description).toBe("Edited by hand");
+    expectNoCanary(...logs);
   });
 
   it("says what is missing outside a GitLab CI job, or without a token, in one line", async () => {
