@@ -177,6 +177,22 @@ describe("forgeplan ci on GitLab CI", () => {
     expectNoCanary(readFileSync(join(cwd, "report.json"), "utf8"));
   });
 
+  it("leaves one note when two pipelines of the merge request race to create it", async () => {
+    const sandbox = await world();
+    const cwd = workspace(sandbox, "Managed by forgeplan");
+    const runs = await Promise.all([
+      ci(sandbox, cwd, "merge_request"),
+      ci(sandbox, cwd, "merge_request"),
+    ]);
+    expect(runs.map((run) => run.code)).toEqual([2, 2]);
+    // Whether or not the two created a note each, both end up naming the one that is left.
+    const named = runs.map((run) => /plan note \w+ on merge request !1: (\S+)/.exec(run.log)?.[1]);
+    const left = await notes(sandbox);
+    expect(left).toHaveLength(1);
+    expect(left[0]!.body).toContain("Managed by forgeplan");
+    expect(named).toEqual([expect.stringMatching(new RegExp(`#note_${left[0]!.id}$`)), named[0]]);
+  });
+
   it("applies on the default branch exactly the plan the merged request's note showed", async () => {
     const sandbox = await world();
     const cwd = workspace(sandbox, "Managed by forgeplan");
