@@ -23,8 +23,8 @@ import {
   type Refusal,
   refuseUnreviewed,
 } from "../report/ci/review-gate.js";
-import type { Reviewed } from "./reviewed-plan.js";
-import { githubHost } from "./github-host.js";
+import type { Reviewed } from "../report/github/reviewed-plan.js";
+import { githubHost } from "../report/github/host.js";
 import { planNoteBody } from "../report/ci/plan-note.js";
 import { fitStepSummary } from "./step-summary.js";
 import {

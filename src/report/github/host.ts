@@ -1,13 +1,13 @@
-import type { ForgeClient } from "../forge/client.js";
-import type { CiHost } from "../report/ci/host.js";
-import { reportDriftIssue } from "../report/drift-issue.js";
+import type { ForgeClient } from "../../forge/client.js";
+import type { CiHost } from "../ci/host.js";
+import { reportDriftIssue } from "../drift-issue.js";
 import {
   ACTIONS_BOT,
   commentAuthor,
   GITHUB_BODY_LIMIT,
   sameLogin,
   upsertStickyComment,
-} from "../report/sticky-comment.js";
+} from "../sticky-comment.js";
 import { reviewedPlan } from "./reviewed-plan.js";
 
 /**

@@ -1,9 +1,9 @@
 import * as z from "zod";
-import type { ForgeClient } from "../forge/client.js";
-import type { ReviewedPlan } from "../report/ci/host.js";
-import { readDigest } from "../report/plan-digest.js";
-import { shapedList } from "../report/shaped-list.js";
-import { findStickyComment, repoPath } from "../report/sticky-comment.js";
+import type { ForgeClient } from "../../forge/client.js";
+import type { ReviewedPlan } from "../ci/host.js";
+import { readDigest } from "../plan-digest.js";
+import { shapedList } from "../shaped-list.js";
+import { findStickyComment, repoPath } from "../sticky-comment.js";
 
 /**
  * What a merge was reviewed with: the plan digest in the sticky comment of the pull request whose
