@@ -17,6 +17,8 @@ import { SECRET_TOKEN, tempDir, world } from "./helpers.js";
 const MR_HEAD = "4a7c9e2b1d3f5a6c8e0b2d4f6a8c0e2b4d6f8a0c";
 const BASE = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432";
 const api = "/api/v4/projects/1";
+/** The drift issue's iid: the next after the demo's acme/api issues #1–#3 (docs/sandbox.md). */
+const DRIFT = 4;
 
 /** The sandbox's API as octo-admin, whose token here is the canary. */
 function call(sandbox: RunningSandbox, method: string, path: string, options: RequestOptions = {}) {
@@ -255,10 +257,12 @@ describe("forgeplan ci on GitLab CI", () => {
 
     const first = await ci(sandbox, cwd, "schedule");
     expect(first.code, first.log).toBe(2);
-    expect(first.log).toMatch(/forgeplan: drift issue #1 opened: .*\/acme\/api\/-\/issues\/1/);
+    expect(first.log).toMatch(
+      new RegExp(`forgeplan: drift issue #${DRIFT} opened: .*/acme/api/-/issues/${DRIFT}\\b`),
+    );
     const [opened, ...none] = await issues();
     expect(none).toEqual([]);
-    expect(opened).toMatchObject({ iid: 1, state: "opened", labels: ["forgeplan-drift"] });
+    expect(opened).toMatchObject({ iid: DRIFT, state: "opened", labels: ["forgeplan-drift"] });
     expect(opened!.description).toMatch(/^<!-- forgeplan-drift -->\n/);
     expect(opened!.description).toContain("Managed by forgeplan");
 
@@ -269,7 +273,7 @@ describe("forgeplan ci on GitLab CI", () => {
     });
     const second = await ci(sandbox, cwd, "schedule");
     expect(second.code).toBe(2);
-    expect(second.log).toContain("forgeplan: drift issue #1 updated");
+    expect(second.log).toContain(`forgeplan: drift issue #${DRIFT} updated`);
     const [updated, ...still] = await issues();
     expect(still).toEqual([]);
     expect(updated!.description).toContain("Drifted again");
@@ -282,11 +286,11 @@ describe("forgeplan ci on GitLab CI", () => {
     expect(fixed.code, fixed.stderr).toBe(0);
     const third = await ci(sandbox, cwd, "schedule");
     expect(third.code, third.log).toBe(0);
-    expect(third.log).toContain("forgeplan: drift issue #1 closed");
+    expect(third.log).toContain(`forgeplan: drift issue #${DRIFT} closed`);
     const [closed, ...nothing] = await issues();
     expect(nothing).toEqual([]);
     expect(closed!.state).toBe("closed");
-    const closing = (await call(sandbox, "GET", `${api}/issues/1/notes`)).body as Note[];
+    const closing = (await call(sandbox, "GET", `${api}/issues/${DRIFT}/notes`)).body as Note[];
     expect(closing.map((note) => note.body)).toEqual([
       expect.stringMatching(/^No drift at .*: live state matches the desired state again\.$/),
     ]);

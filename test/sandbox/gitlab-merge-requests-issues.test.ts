@@ -3,7 +3,9 @@ import { call, DEV, READER, sandbox } from "./helpers.js";
 
 /**
  * The GitLab areas GitLab CI's steps use (merge requests and their notes, a commit's merge
- * requests, issues and their notes), as GitLab's documentation and lib/api/notes.rb answer.
+ * requests, issues and their notes), as GitLab's documentation and lib/api/notes.rb answer, with
+ * the labels they carry (the labels area's records). The demo's acme/api has !1 (forgeplan ci's),
+ * !2 (labelled `enhancement`) and issues #1–#3 (#3 closed), so a new issue is #4.
  */
 
 const api = "/api/v4/projects/1";
@@ -15,10 +17,28 @@ describe("GitLab merge requests and their notes", () => {
     const open = await call(sb, "GET", `${api}/merge_requests?state=opened`);
     expect(open.status).toBe(200);
     expect(open.body).toMatchObject([
-      { iid: 1, project_id: 1, state: "opened", sha: MR_HEAD, merge_commit_sha: null },
+      { iid: 2, state: "opened", labels: ["enhancement"] },
+      { iid: 1, project_id: 1, state: "opened", sha: MR_HEAD, merge_commit_sha: null, labels: [] },
+    ]);
+    const branch = await call(sb, "GET", `${api}/merge_requests?source_branch=protect-release`);
+    expect(branch.body).toMatchObject([{ iid: 1 }]);
+    expect((await call(sb, "GET", `${api}/merge_requests?labels=None`)).body).toMatchObject([
+      { iid: 1 },
+    ]);
+    const detailed = await call(sb, "GET", `${api}/merge_requests?with_labels_details=true`);
+    expect((detailed.body as Array<{ labels: unknown[] }>)[0]!.labels).toEqual([
+      {
+        id: expect.any(Number),
+        name: "enhancement",
+        description: "Enhancement proposal",
+        text_color: "#FFFFFF",
+        description_html: "Enhancement proposal",
+        color: "#5CB85C",
+        archived: false,
+      },
     ]);
     expect((await call(sb, "GET", `${api}/merge_requests?state=merged`)).body).toEqual([]);
-    expect((await call(sb, "GET", `${api}/merge_requests/2`)).status).toBe(404);
+    expect((await call(sb, "GET", `${api}/merge_requests/3`)).status).toBe(404);
     expect((await call(sb, "GET", `${api}/merge_requests?state=shut`)).body).toEqual({
       error: "state does not have a valid value",
     });
@@ -87,14 +107,15 @@ describe("GitLab merge requests and their notes", () => {
 describe("GitLab issues", () => {
   it("opens, filters by labels and state, edits, closes and reopens an issue", async () => {
     const sb = await sandbox();
-    // A Guest of the project may open an issue.
+    // A Guest of the project may open an issue; octo-reader is a Reporter of acme/api, so the
+    // labels no label has are made as project labels.
     const opened = await call(sb, "POST", `${api}/issues`, {
       token: READER,
-      body: { title: "Drift", description: "what drifted", labels: "forgeplan-drift, infra" },
+      body: { title: "Drift", description: "what drifted", labels: "infra, forgeplan-drift" },
     });
     expect(opened.status).toBe(201);
     expect(opened.body).toMatchObject({
-      iid: 1,
+      iid: 4,
       state: "opened",
       labels: ["forgeplan-drift", "infra"],
       author: { username: "octo-reader" },
@@ -103,16 +124,21 @@ describe("GitLab issues", () => {
       ((await call(sb, "GET", `${api}/issues?${query}`)).body as Array<{ iid: number }>).map(
         (issue) => issue.iid,
       );
-    expect(await listed("labels=forgeplan-drift&state=opened")).toEqual([1]);
+    expect(await listed("labels=forgeplan-drift&state=opened")).toEqual([4]);
     expect(await listed("labels=forgeplan-drift,other")).toEqual([]);
     expect(await listed("labels=None")).toEqual([]);
-    expect(await listed("state=closed")).toEqual([]);
+    expect(await listed("labels=Any&sort=asc")).toEqual([1, 2, 3, 4]);
+    expect(await listed("state=closed")).toEqual([3]);
+    expect(await listed("search=DRIFTED")).toEqual([4]);
+    const reader = (opened.body as { author: { id: number } }).author.id;
+    expect(await listed(`author_id=${reader}`)).toEqual([4]);
+    expect(await listed("order_by=title&sort=asc")).toEqual([3, 4, 1, 2]);
 
-    const issue = `${api}/issues/1`;
+    const issue = `${api}/issues/4`;
     expect(
       (await call(sb, "PUT", issue, { token: DEV, body: { state_event: "close" } })).status,
     ).toBe(200);
-    expect(await listed("state=closed")).toEqual([1]);
+    expect(await listed("state=closed")).toEqual([4, 3]);
     expect((await call(sb, "GET", issue)).body).toMatchObject({
       state: "closed",
       closed_by: { username: "octo-dev" },
@@ -130,9 +156,60 @@ describe("GitLab issues", () => {
       message: { description: ["is too long (maximum is 1000000 characters)"] },
     });
     const note = await call(sb, "POST", `${issue}/notes`, { body: { body: "resolved" } });
-    expect(note.body).toMatchObject({ noteable_type: "Issue", noteable_iid: 1 });
+    expect(note.body).toMatchObject({ noteable_type: "Issue", noteable_iid: 4 });
     expect((await call(sb, "POST", `${api}/issues`, { body: { description: "x" } })).body).toEqual({
       error: "title is missing",
     });
+  });
+
+  it("assigns labels by name as the labels area's records: made where none exists, renamed and deleted with them", async () => {
+    const sb = await sandbox();
+    // `bug` is group acme's, `enhancement` acme/api's own; `triaged` is made with GitLab's default
+    // colour (Label::DEFAULT_COLOR, #6699cc) as a label of acme/api.
+    const opened = await call(sb, "POST", `${api}/issues`, {
+      body: { title: "Labelled", labels: "bug,enhancement,triaged,bug" },
+    });
+    expect(opened.body).toMatchObject({ iid: 4, labels: ["bug", "enhancement", "triaged"] });
+    const labels = (await call(sb, "GET", `${api}/labels?with_counts=true`)).body as Array<{
+      id: number;
+      name: string;
+      color: string;
+      is_project_label: boolean;
+      open_issues_count: number;
+    }>;
+    const triaged = labels.find((label) => label.name === "triaged")!;
+    expect(triaged).toMatchObject({
+      color: "#6699cc",
+      is_project_label: true,
+      open_issues_count: 1,
+    });
+    // A Guest (octo-reader in group acme, so in acme/web) cannot make labels: the name is dropped.
+    const web = await call(sb, "POST", "/api/v4/projects/2/issues", {
+      token: READER,
+      body: { title: "Guest's", labels: "bug,brand-new" },
+    });
+    expect(web.body).toMatchObject({ labels: ["bug"] });
+
+    // Edits: add_labels makes a missing one too, remove_labels takes off by name.
+    const issue = `${api}/issues/4`;
+    const edited = await call(sb, "PUT", issue, {
+      body: { add_labels: "needs-triage,extra", remove_labels: "enhancement,unknown" },
+    });
+    expect(edited.body).toMatchObject({ labels: ["bug", "extra", "needs-triage", "triaged"] });
+    // A rename in place shows on the issue; a delete takes the label off it.
+    await call(sb, "PUT", `${api}/labels/${triaged.id}`, { body: { new_name: "triage-done" } });
+    await call(sb, "DELETE", `${api}/labels/extra`);
+    const detailed = (
+      (await call(sb, "GET", `${api}/issues?labels=triage-done&with_labels_details=true`))
+        .body as Array<{ labels: Array<{ id: number; name: string }> }>
+    )[0]!;
+    expect(detailed.labels.map((label) => [label.name, label.id === triaged.id])).toEqual([
+      ["bug", false],
+      ["needs-triage", false],
+      ["triage-done", true],
+    ]);
+    // `labels` replaces them all.
+    const replaced = await call(sb, "PUT", issue, { body: { labels: "" } });
+    expect(replaced.body).toMatchObject({ labels: [] });
   });
 });

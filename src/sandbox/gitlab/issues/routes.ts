@@ -2,7 +2,6 @@ import {
   gitlabBadParameter,
   gitlabForbidden,
   gitlabNotFound,
-  gitlabPageReply,
   HttpError,
   idParam,
   isoTime,
@@ -12,6 +11,8 @@ import {
   requireCaller,
   type Route,
 } from "../http.js";
+import { labelNames, listingReply } from "../issuable-listing.js";
+import { labelsNamed, labelsTitled } from "../labels/carried.js";
 import { MAX_TEXT_SIZE } from "../notes/records.js";
 import { noteRoutes } from "../notes/routes.js";
 import { visibleProject } from "../world/access.js";
@@ -19,23 +20,16 @@ import type { Project } from "../world/records.js";
 import { type Issue, issueIds, issuesOf } from "./records.js";
 import { issue } from "./shapes.js";
 
-/** Projects' issues and their notes (doc/api/issues.md, doc/api/notes.md), in GitLab v4's shapes. */
+/**
+ * Projects' issues and their notes (doc/api/issues.md, doc/api/notes.md), in GitLab v4's shapes.
+ * Labels are assigned by name as the labels area's records (labels/carried.ts).
+ */
 
 function issueOf(ctx: RequestContext, owner: Project): Issue {
   const iid = idParam(ctx.params.issue_iid);
   const found = iid === undefined ? undefined : issuesOf(owner).get(iid);
   if (found === undefined) throw gitlabNotFound();
   return found;
-}
-
-/**
- * `labels` is a comma-separated list (issues.md: "Comma-separated list of label names"); Grape's
- * CommaSeparatedToArray coercion takes an array as well. Names are trimmed, blanks dropped.
- */
-function labelList(value: unknown): string[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  const items = Array.isArray(value) ? value.map(String) : String(value).split(",");
-  return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ""))];
 }
 
 /**
@@ -69,33 +63,10 @@ export const issueRoutes: Route[] = [
     method: "GET",
     pattern: "/api/v4/projects/:id/issues",
     operation: "GET /api/v4/projects/{id}/issues",
-    handler: (ctx) => {
-      const found = visibleProject(ctx);
-      const { state, labels, order_by: orderBy, sort } = parameters(ctx);
-      const wanted = labelList(labels);
-      // `labels`: issues with every one of them; `None`: no labels, `Any`: at least one.
-      const labelled = (item: Issue) => {
-        if (wanted === undefined || wanted.length === 0) return true;
-        if (wanted.length === 1 && wanted[0]!.toLowerCase() === "none") {
-          return item.labels.length === 0;
-        }
-        if (wanted.length === 1 && wanted[0]!.toLowerCase() === "any") {
-          return item.labels.length > 0;
-        }
-        const own = new Set(item.labels.map((name) => name.toLowerCase()));
-        return wanted.every((name) => own.has(name.toLowerCase()));
-      };
-      // Defaults `order_by=created_at`, `sort=desc`; `state` opened, closed or all (the default).
-      const key = orderBy === "updated_at" ? "updated_at" : "created_at";
-      const direction = sort === "asc" ? 1 : -1;
-      const listed = [...issuesOf(found).values()]
-        .filter(
-          (item) =>
-            (state === undefined || state === "all" || item.state === state) && labelled(item),
-        )
-        .sort((a, b) => direction * (a[key].localeCompare(b[key]) || a.id - b.id));
-      return gitlabPageReply(ctx, listed, (item) => issue(ctx.base, item));
-    },
+    handler: (ctx) =>
+      listingReply(ctx, issuesOf(visibleProject(ctx)).values(), (item, details) =>
+        issue(ctx.base, item, details),
+      ),
   },
   {
     method: "GET",
@@ -126,7 +97,7 @@ export const issueRoutes: Route[] = [
         title: String(title),
         description: text,
         state: "opened",
-        labels: labelList(labels) ?? [],
+        labels: labelsNamed(ctx.world, found, labelNames(labels) ?? [], caller),
         author: caller,
         created_at: now,
         updated_at: now,
@@ -169,14 +140,16 @@ export const issueRoutes: Route[] = [
       validated(nextTitle, nextDescription);
       found.title = nextTitle;
       found.description = nextDescription;
-      const replaced = labelList(labels);
-      if (replaced !== undefined) found.labels = replaced;
-      for (const name of labelList(add) ?? []) {
-        if (!found.labels.some((own) => own.toLowerCase() === name.toLowerCase()))
-          found.labels.push(name);
+      // `labels` replaces them, `add_labels` adds (making those no label has, as a create does),
+      // `remove_labels` takes off those the project sees (IssuableBaseService#process_label_ids).
+      const replaced = labelNames(labels);
+      if (replaced !== undefined)
+        found.labels = labelsNamed(ctx.world, found.project, replaced, caller);
+      for (const label of labelsNamed(ctx.world, found.project, labelNames(add) ?? [], caller)) {
+        if (!found.labels.includes(label)) found.labels.push(label);
       }
-      const dropped = new Set((labelList(remove) ?? []).map((name) => name.toLowerCase()));
-      found.labels = found.labels.filter((name) => !dropped.has(name.toLowerCase()));
+      const dropped = labelsTitled(found.project, labelNames(remove) ?? []);
+      found.labels = found.labels.filter((label) => !dropped.includes(label));
       const now = isoTime(ctx.now());
       if (event === "close" && found.state === "opened") {
         found.state = "closed";

@@ -1,3 +1,4 @@
+import { carriedLabels } from "../labels/carried.js";
 import { notesOf } from "../notes/records.js";
 import { planningUser } from "../world/shapes.js";
 import type { Issue } from "./records.js";
@@ -6,8 +7,11 @@ function fullPath(value: Issue): string {
   return `${value.project.group.fullPath}/${value.project.path}`;
 }
 
-/** An issue as the Issues API answers it (doc/api/issues.md, "List project issues" example). */
-export function issue(base: string, value: Issue): Record<string, unknown> {
+/**
+ * An issue as the Issues API answers it (doc/api/issues.md, "List project issues" example): its
+ * labels by title, or in full with `with_labels_details=true` (`details`).
+ */
+export function issue(base: string, value: Issue, details = false): Record<string, unknown> {
   return {
     id: value.id,
     iid: value.iid,
@@ -19,7 +23,7 @@ export function issue(base: string, value: Issue): Record<string, unknown> {
     updated_at: value.updated_at,
     closed_at: value.closed_at,
     closed_by: value.closed_by === null ? null : planningUser(base, value.closed_by),
-    labels: [...value.labels],
+    labels: carriedLabels(value.labels, details),
     milestone: null,
     assignees: [],
     assignee: null,

@@ -1,8 +1,13 @@
 import { attached } from "../../core/attached.js";
+import type { Label } from "../labels/records.js";
 import type { Noteable } from "../notes/records.js";
 import type { GitlabWorld, Project, User } from "../world/records.js";
 
-/** A project's merge request, as far as CI steps use one: its state, commits and notes. */
+/**
+ * A project's merge request: its state, commits and notes (what CI steps use) and the labels it
+ * carries. The one record of a merge request in the sandbox: the labels area counts these and
+ * takes a deleted label off them.
+ */
 export interface MergeRequest extends Noteable {
   title: string;
   description: string;
@@ -13,6 +18,8 @@ export interface MergeRequest extends Noteable {
   sha: string;
   merge_commit_sha: string | null;
   squash_commit_sha: string | null;
+  /** The labels area's records themselves (GitLab's `label_links`), as an issue's. */
+  labels: Label[];
   author: User;
   merged_by: User | null;
   created_at: string;

@@ -11,6 +11,7 @@ import {
   requireCaller,
   type Route,
 } from "../http.js";
+import { listingReply } from "../issuable-listing.js";
 import { noteRoutes } from "../notes/routes.js";
 import { visibleProject } from "../world/access.js";
 import type { Project } from "../world/records.js";
@@ -46,15 +47,15 @@ export const mergeRequestRoutes: Route[] = [
     operation: "GET /api/v4/projects/{id}/merge_requests",
     handler: (ctx) => {
       const found = visibleProject(ctx);
-      const { state, source_branch: source, target_branch: target } = parameters(ctx);
-      // `state`: opened, closed, locked, merged or all (the default: every state).
-      const listed = newestFirst(mergeRequestsOf(found).values()).filter(
+      const { source_branch: source, target_branch: target } = parameters(ctx);
+      // `state`: opened, closed, locked, merged or all (the default: every state); the filters
+      // and orders an issue listing has too (issuable-listing.ts), and the branches.
+      const branches = [...mergeRequestsOf(found).values()].filter(
         (item) =>
-          (state === undefined || state === "all" || item.state === state) &&
           (source === undefined || item.source_branch === source) &&
           (target === undefined || item.target_branch === target),
       );
-      return gitlabPageReply(ctx, listed, (item) => mergeRequest(ctx.base, item));
+      return listingReply(ctx, branches, (item, details) => mergeRequest(ctx.base, item, details));
     },
   },
   {

@@ -1,5 +1,6 @@
-import { planningUser } from "../world/shapes.js";
+import { carriedLabels } from "../labels/carried.js";
 import { notesOf } from "../notes/records.js";
+import { planningUser } from "../world/shapes.js";
 import type { MergeRequest } from "./records.js";
 
 function fullPath(value: MergeRequest): string {
@@ -13,9 +14,14 @@ export function mergeRequestUrl(base: string, value: MergeRequest): string {
 /**
  * A merge request as the Merge requests API lists it (doc/api/merge_requests.md, "List project
  * merge requests"; doc/api/commits.md, "List merge requests associated with a commit", whose
- * example shows the same members). The single merge request's answer has these too.
+ * example shows the same members). The single merge request's answer has these too. Its labels by
+ * title, or in full with `with_labels_details=true` (`details`), as an issue's.
  */
-export function mergeRequest(base: string, value: MergeRequest): Record<string, unknown> {
+export function mergeRequest(
+  base: string,
+  value: MergeRequest,
+  details = false,
+): Record<string, unknown> {
   return {
     id: value.id,
     iid: value.iid,
@@ -41,7 +47,7 @@ export function mergeRequest(base: string, value: MergeRequest): Record<string, 
     reviewers: [],
     source_project_id: value.project.id,
     target_project_id: value.project.id,
-    labels: [],
+    labels: carriedLabels(value.labels, details),
     draft: false,
     work_in_progress: false,
     milestone: null,
