@@ -14,23 +14,18 @@ import { ForgeClient, ForgeError } from "../forge/client.js";
 import { escapeInline } from "../render/escape.js";
 import { renderPlan } from "../render/index.js";
 import { summaryCounts } from "../render/wording.js";
-import { digestLine, planDigest } from "../report/plan-digest.js";
 import { hasDrift } from "../report/drift-issue.js";
 import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
+import { commentMarker } from "../report/sticky-comment.js";
 import {
-  ACTIONS_BOT,
-  commentAuthor,
-  commentMarker,
-  GITHUB_BODY_LIMIT,
-  sameLogin,
-  upsertStickyComment,
-} from "../report/sticky-comment.js";
-import {
-  compareWithReviewed,
-  describeDifference,
-  type Reviewed,
-  reviewedPlan,
-} from "./reviewed-plan.js";
+  type Gate,
+  gateReviewed,
+  type Refusal,
+  refuseUnreviewed,
+} from "../report/ci/review-gate.js";
+import type { Reviewed } from "../report/github/reviewed-plan.js";
+import { githubHost } from "../report/github/host.js";
+import { planNoteBody } from "../report/ci/plan-note.js";
 import { fitStepSummary } from "./step-summary.js";
 import {
   type Annotation,
@@ -526,33 +521,24 @@ async function comment(
     warn("no github-token: the plan is in the job summary only");
     return;
   }
-  const client = workflowClient(context, inputs.githubToken);
-  // The hidden first lines: which step's comment this is, and the digest of the plan it shows, which
-  // the apply on merge compares its own plan with.
-  const marker = `${commentMarker(inputs.commentKey)}\n${digestLine(planDigest(plan))}`;
-  const body = redactor.redact(
-    renderPlan(redactor.plan(plan), "markdown", {
-      ...options,
-      marker,
-      maxLength: GITHUB_BODY_LIMIT,
-    }),
-  );
+  const host = githubHost(workflowClient(context, inputs.githubToken), {
+    owner,
+    repo,
+    ...(inputs.commentAuthor !== undefined ? { commentAuthor: inputs.commentAuthor } : {}),
+  });
+  const body = planNoteBody(plan, redactor, {
+    ...options,
+    key: inputs.commentKey,
+    maxLength: host.bodyLimit,
+  });
   try {
-    const author = inputs.commentAuthor ?? (await commentAuthor(client));
-    const result = await upsertStickyComment(
-      client,
-      { owner, repo, number: pullRequest.number },
+    const result = await host.upsertPlanNote(
+      pullRequest.number,
       commentMarker(inputs.commentKey),
-      author,
       body,
     );
-    write(`forgeplan: pull-request comment ${result.action}: ${result.html_url}\n`);
-    if (result.author !== undefined && !sameLogin(result.author, author)) {
-      // Without this, every push would add a comment and the apply on merge would find none.
-      warn(
-        `the comment was written as ${result.author}, not ${author}: set comment-author: ${result.author} so the next plan edits it and the apply on merge finds it`,
-      );
-    }
+    write(`forgeplan: pull-request comment ${result.action}: ${result.url}\n`);
+    if (result.warning !== undefined) warn(result.warning);
   } catch (error) {
     if (!(error instanceof ForgeError)) throw error;
     // A pull request from a fork gets a read-only token: the plan stays in the job summary.
@@ -571,23 +557,8 @@ function workflowClient(context: ActionEnvironment, token: string): ForgeClient 
   });
 }
 
-/**
- * Whose plan comment an apply on merge trusts: `comment-author` if given; else the account its own
- * github-token writes as, then github-actions[bot]. A plan step often comments with the workflow's
- * own token while the apply needs one that can administer; only this repository's workflows write
- * as that bot, and a pull request from a fork gets a token that cannot comment.
- */
-async function trustedAuthors(client: ForgeClient, inputs: ActionInputs): Promise<string[]> {
-  if (inputs.commentAuthor !== undefined) return [inputs.commentAuthor];
-  const own = await commentAuthor(client);
-  return sameLogin(own, ACTIONS_BOT) ? [own] : [own, ACTIONS_BOT];
-}
-
 /** Why an apply on merge stopped before sending anything: its plan is not one that was reviewed. */
-interface Unreviewed {
-  go: false;
-  message: string;
-}
+type Unreviewed = Refusal;
 
 /** The merged pull request's reviewed plan, and the revision to plan its change from when it was one. */
 interface Review {
@@ -598,11 +569,10 @@ interface Review {
   sha: string;
 }
 
+const ACCEPT_REPLAN = "set accept-replan: true";
+
 function stopUnreviewed(why: string): Unreviewed {
-  return {
-    go: false,
-    message: `${why}; nothing was applied (set accept-replan: true to apply a plan nobody reviewed)`,
-  };
+  return refuseUnreviewed(why, ACCEPT_REPLAN);
 }
 
 /**
@@ -629,13 +599,12 @@ async function lookUpReview(
   }
   let reviewed: Reviewed;
   try {
-    const client = workflowClient(context, inputs.githubToken);
-    reviewed = await reviewedPlan(
-      client,
-      { owner, repo, sha },
-      commentMarker(inputs.commentKey),
-      await trustedAuthors(client, inputs),
-    );
+    const host = githubHost(workflowClient(context, inputs.githubToken), {
+      owner,
+      repo,
+      ...(inputs.commentAuthor !== undefined ? { commentAuthor: inputs.commentAuthor } : {}),
+    });
+    reviewed = await host.reviewedPlan(sha, commentMarker(inputs.commentKey));
   } catch (error) {
     if (!(error instanceof ForgeError)) throw error;
     return stopUnreviewed(
@@ -647,12 +616,12 @@ async function lookUpReview(
   const before = pushedFrom(env);
   if (before === undefined) {
     return stopUnreviewed(
-      `pull request #${reviewed.pullRequest} showed the plan of its change, and this run is not a push that says which commit it came after`,
+      `pull request #${reviewed.number} showed the plan of its change, and this run is not a push that says which commit it came after`,
     );
   }
   if (!hasRevision(configDirectory(inputs, cwd), before)) {
     return stopUnreviewed(
-      `pull request #${reviewed.pullRequest} showed the plan of its change; planning the same change needs the commit before the push, ${before.slice(0, 12)}, in the checkout (actions/checkout with fetch-depth: 0)`,
+      `pull request #${reviewed.number} showed the plan of its change; planning the same change needs the commit before the push, ${before.slice(0, 12)}, in the checkout (actions/checkout with fetch-depth: 0)`,
     );
   }
   return { go: true, reviewed, sha, revision: before };
@@ -669,20 +638,11 @@ function pushedFrom(env: ActionEnvironment["env"]): string | undefined {
 }
 
 /** Then the plan made now must have the digest the comment carries; anything else stops the step. */
-function compareReviewed(review: Review, plan: Plan): { go: true; said: string } | Unreviewed {
-  const compared = compareWithReviewed(review.reviewed.digest, plan);
-  const where = `pull request #${review.reviewed.pullRequest}`;
-  if (compared.same) {
-    return {
-      go: true,
-      said: `the plan is the one reviewed on ${where} (${review.reviewed.commentUrl})`,
-    };
-  }
-  return {
-    go: false,
-    message:
-      `the plan at commit ${review.sha.slice(0, 12)} is not the one reviewed on ${where}: ` +
-      `${describeDifference(compared.difference)}; nothing was applied. Review the new plan in the ` +
-      "job summary and plan it on a new pull request, or set accept-replan: true to apply it as it is",
-  };
+function compareReviewed(review: Review, plan: Plan): Gate {
+  return gateReviewed(review.reviewed, plan, review.sha, {
+    where: `pull request #${review.reviewed.number}`,
+    override: ACCEPT_REPLAN,
+    planShownIn: "the job summary",
+    changeKind: "pull request",
+  });
 }

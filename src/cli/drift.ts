@@ -1,6 +1,6 @@
 import type { DesiredState } from "../config/model.js";
-import { DRIFT_MARKER, hasDrift, reportDriftIssue } from "../report/drift-issue.js";
-import { commentAuthor, GITHUB_BODY_LIMIT, sameLogin } from "../report/sticky-comment.js";
+import { DRIFT_MARKER, hasDrift } from "../report/drift-issue.js";
+import { githubHost } from "../report/github/host.js";
 import { type ForgeClient, ForgeError } from "../forge/client.js";
 import { renderPlan } from "../render/index.js";
 import { parseFlags } from "./args.js";
@@ -136,38 +136,29 @@ export const drift: Command = async (argv, io) => {
       if (!drifted && plan.errors > 0) {
         io.stderr.write("forgeplan: the drift issue is left as it is: the plan has errors\n");
       } else {
-        const report = async () => {
-          const author = await commentAuthor(client);
-          const result = await reportDriftIssue(client, {
-            ...issueRepo,
+        const host = githubHost(client, issueRepo);
+        const result = await host
+          .reportDrift({
             drifted,
-            author,
             body: renderPlan(io.redactor.plan(plan), "markdown", {
               title: "forgeplan drift",
-              maxLength: GITHUB_BODY_LIMIT - DRIFT_MARKER.length - 1,
+              maxLength: host.bodyLimit - DRIFT_MARKER.length - 1,
             }),
             resolvedNote: `No drift at ${new Date().toISOString()}: live state matches the desired state again.`,
+          })
+          .catch((error: unknown) => {
+            if (error instanceof ForgeError) {
+              throw new CliError(`drift: could not report the drift issue: ${error.message}`);
+            }
+            throw error;
           });
-          return { author, result };
-        };
-        const { author, result } = await report().catch((error: unknown) => {
-          if (error instanceof ForgeError) {
-            throw new CliError(`drift: could not report the drift issue: ${error.message}`);
-          }
-          throw error;
-        });
         if (result.action !== "none") {
           io.stderr.write(
             `forgeplan: drift issue ${issueRepo.owner}/${issueRepo.repo}#${result.number} ${result.action}\n`,
           );
         }
-        if (result.openedBy !== undefined && !sameLogin(result.openedBy, author)) {
-          // An installation token of another App, given as a token: the next run looks for its
-          // issue under the wrong login and would open another.
-          io.stderr.write(
-            `forgeplan: warning: the drift issue was opened as ${result.openedBy}, not ${author}, so the next run will not find it: sign the target in as the App (app_id and its private key) so forgeplan knows the login it writes as\n`,
-          );
-        }
+        if (result.warning !== undefined)
+          io.stderr.write(`forgeplan: warning: ${result.warning}\n`);
       }
     }
     if (plan.errors > 0) return 1;

@@ -16,6 +16,7 @@ const commands: Record<string, () => Promise<Command>> = {
   plan: async () => (await import("./plan.js")).plan,
   apply: async () => (await import("./apply.js")).apply,
   drift: async () => (await import("./drift.js")).drift,
+  ci: async () => (await import("./ci.js")).ci,
   export: async () => (await import("./export.js")).exportCommand,
   migrate: async () => (await import("./migrate.js")).migrate,
   schema: async () => (await import("./schema.js")).schema,
@@ -29,6 +30,7 @@ commands:
   plan       read live state and print the plan
   apply      apply a plan, then re-read and verify
   drift      the plan for scheduled runs: exit 2 on any drift or audit finding
+  ci         GitLab CI: plan with a merge-request note, apply what was reviewed, drift issues
   export     print desired-state YAML from live state
   migrate    protection-to-rulesets: YAML with rulesets that replace classic branch protection
   schema     print the JSON Schema of the config

@@ -98,7 +98,7 @@ export async function findStickyComment(
 }
 
 /** A body that starts with the marker as a whole line (not a longer marker it is a prefix of). */
-function startsWithLine(body: string, marker: string): boolean {
+export function startsWithLine(body: string, marker: string): boolean {
   return (
     body.startsWith(marker) &&
     (body.length === marker.length || /^\r?\n/.test(body.slice(marker.length)))

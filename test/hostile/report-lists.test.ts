@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reviewedPlan } from "../../src/action/reviewed-plan.js";
+import { reviewedPlan } from "../../src/report/github/reviewed-plan.js";
 import { reportDriftIssue } from "../../src/report/drift-issue.js";
 import { commentMarker, upsertStickyComment } from "../../src/report/sticky-comment.js";
 import { answer, clientOf, failure, hostile, json } from "./server.js";

@@ -12,7 +12,7 @@ describe("forgeplan dispatcher", () => {
     const result = await runInProcess(["frobnicate"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      "forgeplan: unknown command 'frobnicate' (commands: validate, plan, apply, drift, export, migrate, schema, sandbox)\n",
+      "forgeplan: unknown command 'frobnicate' (commands: validate, plan, apply, drift, ci, export, migrate, schema, sandbox)\n",
     );
   });
 
@@ -21,7 +21,7 @@ describe("forgeplan dispatcher", () => {
       code: 1,
       stdout: "",
       stderr:
-        "forgeplan: no command given (commands: validate, plan, apply, drift, export, migrate, schema, sandbox); see 'forgeplan --help'\n",
+        "forgeplan: no command given (commands: validate, plan, apply, drift, ci, export, migrate, schema, sandbox); see 'forgeplan --help'\n",
     });
   });
 

@@ -3,6 +3,8 @@ import type { GitlabArea } from "./area.js";
 import { badges } from "./badges/index.js";
 import { boards } from "./boards/index.js";
 import { epicLinks } from "./epic-links/index.js";
+import { issues } from "./issues/index.js";
+import { mergeRequests } from "./merge-requests/index.js";
 import { groupSettings } from "./group-settings/index.js";
 import { gitlabLabels } from "./labels/index.js";
 import { hooks } from "./hooks/index.js";
@@ -42,6 +44,8 @@ export const GITLAB_AREAS = [
   gitlabLabels,
   protectedEnvironments,
   hooks,
+  mergeRequests,
+  issues,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;

@@ -3,21 +3,14 @@ import { check, type SeedPath } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import type { Group, Project } from "../world/records.js";
 import { storedColor, validColor } from "./colors.js";
-import {
-  issuesOf,
-  type Label,
-  labelIds,
-  labelsOf,
-  type Labelled,
-  mergeRequestsOf,
-  prioritiesOf,
-} from "./records.js";
+import { type Label, labelIds, labelsOf, prioritiesOf } from "./records.js";
 import { gitlabLabelRoutes } from "./routes.js";
 
 /**
- * Labels of projects and groups (the `gitlab_label` kind), and the issues and merge requests of
- * projects that carry them by name (a project's own labels or its groups'), so a rename can be
- * seen to keep them. A colour is stored as GitLab stores what a create sends (`red` as `#FF0000`).
+ * Labels of projects and groups (the `gitlab_label` kind). The issues and merge requests that
+ * carry them are the issues and merge-requests areas' (which name them in a seed and hold the
+ * records, so a rename keeps them); this area counts them and takes a deleted label off them. A
+ * colour is stored as GitLab stores what a create sends (`red` as `#FF0000`).
  */
 
 const labelSeed = z.strictObject({
@@ -32,26 +25,12 @@ const labelSeed = z.strictObject({
   priority: z.number().int().min(0).nullable().default(null),
 });
 
-const labelledSeed = z.strictObject({
-  title: z.string().min(1),
-  state: z.enum(["opened", "closed"]).default("opened"),
-  /** Names of labels the project sees (its own, or a group's above it). */
-  labels: z.array(z.string()).default([]),
-});
-
 const labels = z.array(labelSeed).default([]);
-const labelled = z.array(labelledSeed).default([]);
-
-function groupsFrom(group: Group | null): Group[] {
-  const found: Group[] = [];
-  for (let at = group; at !== null; at = at.parent) found.push(at);
-  return found;
-}
 
 export const gitlabLabels = gitlabArea({
   name: "labels",
   seed: {
-    projects: { labels, issues: labelled, merge_requests: labelled },
+    projects: { labels },
     groups: { labels },
   },
   demo: {
@@ -78,16 +57,6 @@ export const gitlabLabels = gitlabArea({
           { name: "needs-triage", color: "orange", description: null },
           { name: "legacy", color: "#F00", description: "Kept for old issues" },
         ],
-        issues: [
-          { title: "Login fails on Safari", labels: ["bug", "needs-triage"] },
-          { title: "Paginate the orders listing", labels: ["enhancement"] },
-          { title: "Crash on start", state: "closed", labels: ["bug", "legacy"] },
-        ],
-        merge_requests: [{ title: "Paginate the orders listing", labels: ["enhancement"] }],
-      },
-      {
-        id: 3,
-        issues: [{ title: "Rotate the runners' certificates", labels: ["infra", "bug"] }],
       },
     ],
   },
@@ -124,35 +93,8 @@ export const gitlabLabels = gitlabArea({
     });
     seed.projects.forEach((entry, index) => {
       const project = world.seeded.projects[index];
-      const empty = entry.labels.length + entry.issues.length + entry.merge_requests.length === 0;
-      check(project !== undefined || empty, ["projects", index], "no project");
-      if (project === undefined) return;
-      add({ project }, entry.labels, ["projects", index, "labels"]);
-      const visible = [project.group, ...groupsFrom(project.group.parent)].flatMap((group) =>
-        labelsOf(group),
-      );
-      const carried = (names: string[], at: SeedPath): Label[] =>
-        names.map((name, position) => {
-          const label =
-            labelsOf(project).find((own) => own.title === name) ??
-            visible.find((inherited) => inherited.title === name);
-          check(label !== undefined, [...at, position], `no label '${name}' in this project`);
-          return label;
-        });
-      const items = (list: Labelled[], entries: z.output<typeof labelled>, key: string) => {
-        entries.forEach((item, position) => {
-          const next = key === "issues" ? ids.issue++ : ids.mergeRequest++;
-          list.push({
-            id: next,
-            iid: list.length + 1,
-            title: item.title,
-            state: item.state,
-            labels: carried(item.labels, ["projects", index, key, position, "labels"]),
-          });
-        });
-      };
-      items(issuesOf(project), entry.issues, "issues");
-      items(mergeRequestsOf(project), entry.merge_requests, "merge_requests");
+      check(project !== undefined || entry.labels.length === 0, ["projects", index], "no project");
+      if (project !== undefined) add({ project }, entry.labels, ["projects", index, "labels"]);
     });
   },
   routes: gitlabLabelRoutes,

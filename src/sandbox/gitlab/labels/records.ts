@@ -4,7 +4,9 @@ import type { GitlabWorld, Group, Project } from "../world/records.js";
 /**
  * A label of a project or a group (app/models/label.rb, project_label.rb, group_label.rb): `color`
  * as GitLab stores it (a CSS name as its hex, a hex as sent: colors.ts), `description` null until
- * one is given.
+ * one is given. Issues and merge requests (issues/, merge-requests/) hold these records
+ * themselves, as GitLab's `label_links` do, so a label renamed in place stays on them and a
+ * deleted one leaves them.
  */
 export interface Label {
   id: number;
@@ -15,30 +17,26 @@ export interface Label {
   owner: { project: Project } | { group: Group };
 }
 
-/**
- * An issue or a merge request, as far as labels go: its labels are the records themselves
- * (GitLab's `label_links`), so a label renamed in place stays on it and a deleted one leaves it.
- */
-export interface Labelled {
-  id: number;
-  iid: number;
-  title: string;
-  state: "opened" | "closed";
-  labels: Label[];
-}
-
 /** A project's or a group's own labels, in the order they were made. */
 export const labelsOf = attached((_owner: Project | Group): Label[] => []);
 
 /** A project's priorities of the labels it sees (`label_priorities`), by label id. */
 export const prioritiesOf = attached((_project: Project) => new Map<number, number>());
 
-export const issuesOf = attached((_project: Project): Labelled[] => []);
-export const mergeRequestsOf = attached((_project: Project): Labelled[] => []);
+/** Label ids are one sequence across the instance, as GitLab's. */
+export const labelIds = attached((_world: GitlabWorld) => ({ label: 1 }));
 
-/** Ids are one sequence across the instance per table, as GitLab's. */
-export const labelIds = attached((_world: GitlabWorld) => ({
-  label: 1,
-  issue: 1,
-  mergeRequest: 1,
-}));
+/** A group and the groups above it, nearest first. */
+export function groupsFrom(group: Group | null): Group[] {
+  const found: Group[] = [];
+  for (let at = group; at !== null; at = at.parent) found.push(at);
+  return found;
+}
+
+/**
+ * The labels a project's issues and merge requests may carry: its own and those of every group
+ * above it (`available_labels`: LabelsFinder with `include_ancestor_groups: true`).
+ */
+export function availableLabels(project: Project): Label[] {
+  return [...labelsOf(project), ...groupsFrom(project.group).flatMap((group) => labelsOf(group))];
+}

@@ -11,19 +11,13 @@ import {
   type RequestContext,
   type Route,
 } from "../http.js";
+import { issuesOf } from "../issues/records.js";
+import { mergeRequestsOf } from "../merge-requests/records.js";
 import { visibleGroup, visibleProject } from "../world/access.js";
 import type { Group, Project } from "../world/records.js";
 import { storedColor, validColor } from "./colors.js";
-import {
-  issuesOf,
-  type Label,
-  labelIds,
-  labelsOf,
-  type Labelled,
-  mergeRequestsOf,
-  prioritiesOf,
-} from "./records.js";
-import { byTitle, labelledShape, labelShape } from "./shapes.js";
+import { groupsFrom, type Label, labelIds, labelsOf, prioritiesOf } from "./records.js";
+import { byTitle, labelShape } from "./shapes.js";
 
 /**
  * GitLab's project and group labels APIs (doc/api/labels.md, group_labels.md, with
@@ -56,12 +50,6 @@ function placeOf(ctx: RequestContext, scope: "projects" | "groups"): Place {
   return scope === "projects"
     ? { project: visibleProject(ctx) }
     : { group: visibleGroup(ctx, ctx.params.id) };
-}
-
-function groupsFrom(group: Group | null): Group[] {
-  const found: Group[] = [];
-  for (let at = group; at !== null; at = at.parent) found.push(at);
-  return found;
 }
 
 function descendantsOf(ctx: RequestContext, group: Group): Group[] {
@@ -192,13 +180,16 @@ function checkTitleFree(owner: Label["owner"], title: string, except?: Label): v
   }
 }
 
-/** A label's removal from everything that carries it or ranks it. */
+/**
+ * A label's removal from everything that carries it or ranks it: the issues and merge requests
+ * (the issues and merge-requests areas' records) and the projects' priorities.
+ */
 function removeEverywhere(ctx: RequestContext, label: Label): void {
   const list = labelsOf(ownerRecord(label));
   list.splice(list.indexOf(label), 1);
   for (const project of ctx.world.projects.values()) {
     prioritiesOf(project).delete(label.id);
-    for (const item of [...issuesOf(project), ...mergeRequestsOf(project)]) {
+    for (const item of [...issuesOf(project).values(), ...mergeRequestsOf(project).values()]) {
       item.labels = item.labels.filter((carried) => carried !== label);
     }
   }
@@ -323,35 +314,4 @@ function labelRoutes(scope: "projects" | "groups"): Route[] {
   ];
 }
 
-/**
- * A project's issues and merge requests with the labels they carry (doc/api/issues.md, "List
- * project issues"; merge_requests.md): `state` (all by default) and `labels`, names separated by
- * commas that an item must all carry.
- */
-function labelledRoute(kind: "issues" | "merge_requests"): Route {
-  return {
-    method: "GET",
-    pattern: `/api/v4/projects/:id/${kind}`,
-    operation: `GET /api/v4/projects/{id}/${kind}`,
-    handler: (ctx) => {
-      const project = visibleProject(ctx);
-      const state = ctx.query.get("state");
-      const wanted = (ctx.query.get("labels") ?? "")
-        .split(",")
-        .map((name) => name.trim())
-        .filter((name) => name !== "");
-      const items = (kind === "issues" ? issuesOf(project) : mergeRequestsOf(project))
-        .filter((item: Labelled) => state === null || state === "all" || item.state === state)
-        .filter((item) => wanted.every((name) => item.labels.some((label) => label.title === name)))
-        .sort((a, b) => b.id - a.id);
-      return gitlabPageReply(ctx, items, (item) => labelledShape(item, project, kind, ctx.base));
-    },
-  };
-}
-
-export const gitlabLabelRoutes: Route[] = [
-  ...labelRoutes("projects"),
-  ...labelRoutes("groups"),
-  labelledRoute("issues"),
-  labelledRoute("merge_requests"),
-];
+export const gitlabLabelRoutes: Route[] = [...labelRoutes("projects"), ...labelRoutes("groups")];

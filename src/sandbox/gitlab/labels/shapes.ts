@@ -1,6 +1,8 @@
 import type { Project } from "../world/records.js";
 import { textColorOf } from "./colors.js";
-import { issuesOf, type Label, type Labelled, mergeRequestsOf, prioritiesOf } from "./records.js";
+import { issuesOf } from "../issues/records.js";
+import { mergeRequestsOf } from "../merge-requests/records.js";
+import { type Label, prioritiesOf } from "./records.js";
 
 /**
  * GitLab's label answers (lib/api/entities/label_basic.rb, label.rb, project_label.rb as the
@@ -23,16 +25,19 @@ function projectsOf(label: Label, projects: Iterable<Project>): Project[] {
   });
 }
 
+/**
+ * A label's counts over the one set of issues and merge requests (the issues and merge-requests
+ * areas' records): open and closed issues, open merge requests that carry it.
+ */
 function counted(label: Label, projects: readonly Project[]) {
-  const carrying = (items: Labelled[], state: Labelled["state"]) =>
-    items.filter((item) => item.state === state && item.labels.includes(label)).length;
+  const carrying = (items: Iterable<{ state: string; labels: Label[] }>, state: string) =>
+    [...items].filter((item) => item.state === state && item.labels.includes(label)).length;
+  const sum = (count: (project: Project) => number) =>
+    projects.reduce((total, project) => total + count(project), 0);
   return {
-    open_issues_count: projects.reduce((sum, p) => sum + carrying(issuesOf(p), "opened"), 0),
-    closed_issues_count: projects.reduce((sum, p) => sum + carrying(issuesOf(p), "closed"), 0),
-    open_merge_requests_count: projects.reduce(
-      (sum, p) => sum + carrying(mergeRequestsOf(p), "opened"),
-      0,
-    ),
+    open_issues_count: sum((p) => carrying(issuesOf(p).values(), "opened")),
+    closed_issues_count: sum((p) => carrying(issuesOf(p).values(), "closed")),
+    open_merge_requests_count: sum((p) => carrying(mergeRequestsOf(p).values(), "opened")),
   };
 }
 
@@ -74,24 +79,19 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * An issue or a merge request as the project listings show it (doc/api/issues.md, "List project
- * issues"; merge_requests.md): its labels by name (`with_labels_details` aside), as GitLab shows
- * them, in the labels' title order.
+ * A label as an issue or a merge request shows it with `with_labels_details=true`
+ * (lib/api/entities/label_basic.rb): id, name, description, text_color, description_html, color
+ * and `archived`, which the label answers above show as false too.
  */
-export function labelledShape(
-  item: Labelled,
-  project: Project,
-  kind: "issues" | "merge_requests",
-  base: string,
-): Record<string, unknown> {
+export function labelBasicShape(label: Label): Record<string, unknown> {
   return {
-    id: item.id,
-    iid: item.iid,
-    project_id: project.id,
-    title: item.title,
-    state: item.state,
-    labels: item.labels.map((label) => label.title).sort(byTitle),
-    web_url: `${base}/${project.group.fullPath}/${project.path}/-/${kind}/${item.iid}`,
+    id: label.id,
+    name: label.title,
+    description: label.description,
+    text_color: textColorOf(label.color),
+    description_html: label.description === null ? null : escapeHtml(label.description),
+    color: label.color,
+    archived: false,
   };
 }
 

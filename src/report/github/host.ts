@@ -1,0 +1,76 @@
+import type { ForgeClient } from "../../forge/client.js";
+import type { CiHost } from "../ci/host.js";
+import { reportDriftIssue } from "../drift-issue.js";
+import {
+  ACTIONS_BOT,
+  commentAuthor,
+  GITHUB_BODY_LIMIT,
+  sameLogin,
+  upsertStickyComment,
+} from "../sticky-comment.js";
+import { reviewedPlan } from "./reviewed-plan.js";
+
+/**
+ * GitHub as the CI steps' host (report/ci/host.ts): pull-request comments through the issue
+ * endpoints, the merged pull request of a commit, issues. `commentAuthor` is the Action's input of
+ * that name: the login its token writes as, when the token cannot say.
+ */
+export function githubHost(
+  client: ForgeClient,
+  where: { owner: string; repo: string; commentAuthor?: string },
+): CiHost {
+  const { owner, repo } = where;
+  const author = async () => where.commentAuthor ?? (await commentAuthor(client));
+  return {
+    changeName: (number) => `pull request #${number}`,
+    bodyLimit: GITHUB_BODY_LIMIT,
+    async upsertPlanNote(number, marker, body) {
+      const writer = await author();
+      const result = await upsertStickyComment(
+        client,
+        { owner, repo, number },
+        marker,
+        writer,
+        body,
+      );
+      // Without this, every push would add a comment and the apply on merge would find none.
+      const warning =
+        result.author !== undefined && !sameLogin(result.author, writer)
+          ? `the comment was written as ${result.author}, not ${writer}: set comment-author: ${result.author} so the next plan edits it and the apply on merge finds it`
+          : undefined;
+      return {
+        action: result.action,
+        url: result.html_url,
+        ...(warning !== undefined ? { warning } : {}),
+      };
+    },
+    async reviewedPlan(sha, marker) {
+      return await reviewedPlan(client, { owner, repo, sha }, marker, await trustedAuthors());
+    },
+    async reportDrift(report) {
+      const result = await reportDriftIssue(client, {
+        owner,
+        repo,
+        ...report,
+        author: await author(),
+      });
+      return {
+        action: result.action,
+        ...(result.number !== undefined ? { number: result.number } : {}),
+        ...(result.html_url !== undefined ? { url: result.html_url } : {}),
+      };
+    },
+  };
+
+  /**
+   * Whose plan comment an apply on merge trusts: `comment-author` if given; else the account its
+   * own token writes as, then github-actions[bot]. A plan step often comments with the workflow's
+   * own token while the apply needs one that can administer; only this repository's workflows
+   * write as that bot, and a pull request from a fork gets a token that cannot comment.
+   */
+  async function trustedAuthors(): Promise<string[]> {
+    if (where.commentAuthor !== undefined) return [where.commentAuthor];
+    const own = await commentAuthor(client);
+    return sameLogin(own, ACTIONS_BOT) ? [own] : [own, ACTIONS_BOT];
+  }
+}
