@@ -29,6 +29,7 @@ export const flags = {
   "graphql-limit": { type: "string" },
   "graphql-timeout-ms": { type: "string" },
   "generate-projects": { type: "string" },
+  "generate-project-groups": { type: "string" },
   "gitlab-tier": { type: "string" },
   "gitlab-com-limits": { type: "boolean" },
   "gitlab-offering": { type: "string" },
@@ -45,7 +46,9 @@ options:
   --seed FILE            YAML seed file (default: the demo world)
   --generate N           add repositories acme/repo-0001 … acme/repo-N
   --generate-profile P   basic (default: branches, hooks) or full (also protections of main and
-                         dev, a collaborator, two teams and a ruleset in every one)
+                         dev, a collaborator, two teams and a ruleset in every repository; a
+                         protected main, a member, a CI/CD variable, two labels and a webhook in
+                         every project)
   --latency MS           delay every answer by MS milliseconds
   --fail-rate P          answer a share P (0..1) of requests with 502/503 or a secondary-limit 403
   --fault-seed N         seed of the fault choice, for reproducible runs (default 1)
@@ -61,6 +64,7 @@ options:
   --graphql-timeout-ms MS  answer 502 to a GraphQL query that takes longer than MS, modelled as a
                          millisecond per object in its answer (default: no ceiling)
   --generate-projects N  add GitLab projects acme/project-00001 … acme/project-N
+  --generate-project-groups G  spread them over G subgroups acme/team-001 … (default: in acme)
   --gitlab-tier T        the GitLab tier of /api/v4: free, premium or ultimate (default); on a
                          lower tier, Premium and Ultimate endpoints answer 403 as GitLab's do
   --gitlab-com-limits    enforce GitLab.com's per-endpoint limits on /api/v4 per user (GET
@@ -181,6 +185,7 @@ export const sandbox: Command = async (argv, io) => {
     graphqlPointsPerMinute: positive("graphql-limit", values["graphql-limit"]),
     graphqlTimeoutMs: positive("graphql-timeout-ms", values["graphql-timeout-ms"]),
     generateProjects: parseCount("sandbox", "generate-projects", values["generate-projects"]),
+    generateProjectGroups: positive("generate-project-groups", values["generate-project-groups"]),
     gitlabTier: parseTier(values["gitlab-tier"]),
     gitlabComLimits: values["gitlab-com-limits"],
     gitlabOffering: parseOffering(values["gitlab-offering"]),

@@ -56,10 +56,16 @@ export interface SandboxOptions {
   seed?: string;
   /** Adds acme/repo-0001 … acme/repo-N. */
   generate?: number;
-  /** What the generated repositories hold (default `basic`; `full`: protections, access, a ruleset). */
+  /**
+   * What the generated repositories and projects hold (default `basic`; `full`: protections,
+   * access, a ruleset; a project's protected main, a member, a CI/CD variable, two labels and a
+   * webhook).
+   */
   generateProfile?: GeneratedProfile;
   /** Adds GitLab projects acme/project-00001 … acme/project-N (ids after the seed's). */
   generateProjects?: number;
+  /** Spreads the generated projects over this many subgroups `acme/team-001` … (default: acme). */
+  generateProjectGroups?: number;
   latencyMs?: number;
   /** Share (0..1) of requests answered 502/503 or with a secondary-limit 403. */
   failRate?: number;
@@ -186,6 +192,7 @@ function checkedSeed(options: SandboxOptions): LoadedSeed {
     options.generate ?? 0,
     options.generateProfile ?? null,
     options.generateProjects ?? 0,
+    options.generateProjectGroups ?? 1,
   ]);
   let checked = checkedSeeds.get(key);
   if (checked === undefined) {
@@ -194,6 +201,7 @@ function checkedSeed(options: SandboxOptions): LoadedSeed {
     const seed = withGeneratedProjects(
       withGeneratedRepositories(loaded.seed, options.generate ?? 0, options.generateProfile),
       options.generateProjects ?? 0,
+      { groups: options.generateProjectGroups ?? 1, profile: options.generateProfile ?? "basic" },
     );
     checked = { seed, locate: loaded.locate };
     checkedSeeds.set(key, checked);

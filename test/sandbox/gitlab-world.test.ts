@@ -248,3 +248,55 @@ describe("tiers", () => {
     );
   });
 });
+
+describe("generated projects", () => {
+  it("spreads them over subgroups and, with the full profile, gives each the state a drift check reads", async () => {
+    const sb = await sandbox({
+      generateProjects: 4,
+      generateProjectGroups: 2,
+      generateProfile: "full",
+    });
+    const team = await call(
+      sb,
+      "GET",
+      "/api/v4/groups/acme%2Fteam-002/projects?order_by=id&sort=asc",
+    );
+    expect(team.body.map((project: { path: string }) => project.path)).toEqual([
+      "project-00002",
+      "project-00004",
+    ]);
+    const at = "/api/v4/projects/acme%2Fteam-001%2Fproject-00001";
+    const branches = await call(sb, "GET", `${at}/protected_branches`);
+    expect(branches.body).toMatchObject([
+      {
+        name: "main",
+        push_access_levels: [{ access_level: 40 }],
+        merge_access_levels: [{ access_level: 30 }],
+      },
+    ]);
+    const members = await call(sb, "GET", `${at}/members`);
+    expect(members.body).toMatchObject([{ username: "octo-dev", access_level: 30 }]);
+    const variables = await call(sb, "GET", `${at}/variables`);
+    expect(variables.body).toMatchObject([{ key: "DEPLOY_ENV", value: "production" }]);
+    const labels = await call(sb, "GET", `${at}/labels?include_ancestor_groups=false`);
+    expect(labels.body.map((label: { name: string }) => label.name)).toEqual([
+      "enhancement",
+      "flaky-test",
+    ]);
+    const hooks = await call(sb, "GET", `${at}/hooks`);
+    expect(hooks.body).toMatchObject([
+      {
+        url: "https://ci.acme.example/hooks/forge",
+        push_events: true,
+        merge_requests_events: true,
+      },
+    ]);
+  });
+
+  it("adds nothing but the projects under the basic profile", async () => {
+    const sb = await sandbox({ generateProjects: 1 });
+    const at = "/api/v4/projects/acme%2Fproject-00001";
+    expect((await call(sb, "GET", `${at}/protected_branches`)).body).toEqual([]);
+    expect((await call(sb, "GET", `${at}/hooks`)).body).toEqual([]);
+  });
+});

@@ -12,8 +12,13 @@ export interface GitlabArea<S extends SeedSlice = SeedSlice> extends Area<Gitlab
   /**
    * For a seed that gets generated projects, what the area adds to each: a function that fills
    * the index-th generated project (1-based), an entry as written that the areas before it filled.
+   * `groups`: the full paths the projects are spread over, in turn; `full`: the generation of a
+   * drift-check benchmark, where each area adds the state a configuration manages.
    */
-  generateProjects?(seed: SeedView<S>): (entry: Record<string, unknown>, index: number) => void;
+  generateProjects?(
+    seed: SeedView<S>,
+    generation: ProjectGeneration,
+  ): (entry: Record<string, unknown>, index: number) => void;
   /**
    * The fields of a project's answer (`GET /projects/:id`, the project listings; `simple`: the
    * `simple=true` listing's) that the area keeps: GitLab answers a project's settings in the
@@ -32,6 +37,12 @@ export interface GitlabArea<S extends SeedSlice = SeedSlice> extends Area<Gitlab
    * answer) the area keeps, by the group or project the user is a direct member of.
    */
   memberFields?(world: GitlabWorld, source: Group | Project, user: User): Record<string, unknown>;
+}
+
+/** What `--generate-projects` makes: how many, spread over which groups, with which profile. */
+export interface ProjectGeneration {
+  groups: readonly string[];
+  profile: "basic" | "full";
 }
 
 /** Defines an area; its seed slice types what its build and demo part see. */

@@ -1,4 +1,4 @@
-import type { SeedSlice, SeedView } from "../core/seed.js";
+import { maxOf, SeedError, type SeedSlice, type SeedView } from "../core/seed.js";
 import type { Generation, GithubArea } from "../github/area.js";
 import { GENERATED_COLLABORATORS } from "../github/access/index.js";
 import { GENERATED_PROTECTIONS } from "../github/branch-protection/index.js";
@@ -59,21 +59,53 @@ export function withGeneratedRepositories(
 
 const GITLAB: readonly GitlabArea[] = GITLAB_AREAS;
 const projectEntry = worldSeedSchema.shape.projects.unwrap().element;
+const groupEntry = worldSeedSchema.shape.groups.unwrap().element;
+
+/** What `--generate-projects` spreads its projects over, and what each holds. */
+export interface ProjectGenerationOptions {
+  /**
+   * 1 (the default): every project in the group `acme` (the seed's first group when it has none of
+   * that name); more: in that many subgroups `acme/team-001` … made for them.
+   */
+  groups?: number;
+  profile?: GeneratedProfile;
+}
+
+/** The home group, and the subgroups a generation of `count` groups adds below it. */
+function generatedGroups(seed: WorldSeed, count: number) {
+  const home = seed.groups.find((entry) => entry.path === "acme") ?? seed.groups[0];
+  if (home === undefined) throw new SeedError("--generate-projects needs a group in the seed");
+  const homePath = home.parent === undefined ? home.path : `${home.parent}/${home.path}`;
+  if (count <= 1) return { paths: [homePath], added: [] };
+  const firstId = maxOf(seed.groups.map((entry) => entry.id));
+  const added = Array.from({ length: count }, (_, index) => {
+    const path = `team-${String(index + 1).padStart(3, "0")}`;
+    return groupEntry.parse({ id: firstId + index + 1, path, name: path, parent: homePath });
+  });
+  return { paths: added.map((group) => `${homePath}/${group.path}`), added };
+}
 
 /**
  * Adds GitLab projects `project-00001` … `project-N` for tests and benchmarks of large listings
- * (more than GitLab's 10,000 counted records), each area adding its fields to each
+ * (more than GitLab's 10,000 counted records) and drift checks, each area adding its fields to each
  * (`GitlabArea.generateProjects`).
  */
-export function withGeneratedProjects(seed: WorldSeed, count: number): WorldSeed {
+export function withGeneratedProjects(
+  seed: WorldSeed,
+  count: number,
+  options: ProjectGenerationOptions = {},
+): WorldSeed {
   if (count === 0) return seed;
-  const view: SeedView<SeedSlice> = seed;
-  const fillers = GITLAB.flatMap((area) => area.generateProjects?.(view) ?? []);
+  const groups = generatedGroups(seed, options.groups ?? 1);
+  const withGroups = { ...seed, groups: [...seed.groups, ...groups.added] };
+  const view: SeedView<SeedSlice> = withGroups;
+  const generation = { groups: groups.paths, profile: options.profile ?? "basic" };
+  const fillers = GITLAB.flatMap((area) => area.generateProjects?.(view, generation) ?? []);
   const generated: WorldSeed["projects"] = [];
   for (let index = 1; index <= count; index++) {
     const entry: Record<string, unknown> = {};
     for (const fill of fillers) fill(entry, index);
     generated.push(projectEntry.parse(entry));
   }
-  return { ...seed, projects: [...seed.projects, ...generated] };
+  return { ...withGroups, projects: [...seed.projects, ...generated] };
 }

@@ -102,5 +102,18 @@ export const hooks = gitlabArea({
       if (project !== undefined) add(project, "projects", entry.hooks);
     });
   },
+  /** The `full` profile: a CI hook on pushes and merge requests, without a secret token. */
+  generateProjects:
+    (_seed, { profile }) =>
+    (entry) => {
+      if (profile !== "full") return;
+      entry.hooks = [
+        {
+          url: "https://ci.acme.example/hooks/forge",
+          push_events: true,
+          merge_requests_events: true,
+        },
+      ];
+    },
   routes: hookRoutes,
 });

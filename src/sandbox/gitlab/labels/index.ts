@@ -97,5 +97,15 @@ export const gitlabLabels = gitlabArea({
       if (project !== undefined) add({ project }, entry.labels, ["projects", index, "labels"]);
     });
   },
+  /** The `full` profile: two labels of the project's own, beside those it inherits from acme. */
+  generateProjects:
+    (_seed, { profile }) =>
+    (entry) => {
+      if (profile !== "full") return;
+      entry.labels = [
+        { name: "flaky-test", color: "#d9534f", description: "Fails now and then" },
+        { name: "enhancement", color: "#5cb85c", description: null },
+      ];
+    },
   routes: gitlabLabelRoutes,
 });

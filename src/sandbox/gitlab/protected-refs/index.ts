@@ -163,5 +163,12 @@ export const protectedRefs = gitlabArea({
       });
     });
   },
+  /** The `full` profile: main protected, pushes by Maintainers, merges by Developers. */
+  generateProjects:
+    (_seed, { profile }) =>
+    (entry) => {
+      if (profile === "full")
+        entry.protected_branches = [{ name: "main", push: [40], merge: [30] }];
+    },
   routes: [...protectedBranchRoutes, ...protectedTagRoutes],
 });

@@ -83,5 +83,11 @@ export const variables = gitlabArea({
       if (project !== undefined) add(variablesOf(project), entry.variables, ["projects", index]);
     });
   },
+  /** The `full` profile: one plain variable of every environment. */
+  generateProjects:
+    (_seed, { profile }) =>
+    (entry) => {
+      if (profile === "full") entry.variables = [{ key: "DEPLOY_ENV", value: "production" }];
+    },
   routes: variableRoutes,
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { check, login, maxOf, SeedError, type SeedPath, timestamp } from "../../core/seed.js";
+import { check, login, maxOf, type SeedPath, timestamp } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import { MEMBER_ROLES } from "./access-levels.js";
 import type { Group, Project, Role } from "./records.js";
@@ -166,17 +166,16 @@ export const gitlabWorld = gitlabArea({
     });
   },
   /**
-   * Generated projects `project-00001` … live in the group `acme` (the seed's first group when it
-   * has none of that name), with ids after the seed's.
+   * Generated projects `project-00001` … live in the generation's groups in turn, with ids after
+   * the seed's; under the `full` profile octo-dev is a Developer of each.
    */
-  generateProjects(seed) {
-    const home = seed.groups.find((entry) => entry.path === "acme") ?? seed.groups[0];
-    if (home === undefined) throw new SeedError("--generate-projects needs a group in the seed");
-    const homePath = home.parent === undefined ? home.path : `${home.parent}/${home.path}`;
+  generateProjects(seed, { groups, profile }) {
     const firstId = maxOf(seed.projects.map((entry) => entry.id));
     return (entry, index) => {
       const path = `project-${String(index).padStart(5, "0")}`;
-      Object.assign(entry, { id: firstId + index, group: homePath, path, name: path });
+      const group = groups[(index - 1) % groups.length]!;
+      Object.assign(entry, { id: firstId + index, group, path, name: path });
+      if (profile === "full") entry.members = { "octo-dev": "developer" };
     };
   },
   routes: worldRoutes,
