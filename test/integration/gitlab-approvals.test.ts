@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox, SandboxOptions } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { placeholdersOf } from "../helpers/placeholders.js";
-import { configFile, sandbox } from "../helpers/sandbox.js";
+import { configFile } from "../helpers/sandbox.js";
+import { gitlabScenario } from "../helpers/gitlab-scenario.js";
 
 /**
  * GitLab push rules and merge-request approvals (#36, items 7 and 8) end to end against the demo
@@ -14,18 +13,8 @@ import { configFile, sandbox } from "../helpers/sandbox.js";
  * regular rule "Security" (octo-dev and acme/platform, on main); group acme has a push rule.
  */
 
-let world: RunningSandbox | undefined;
-let requests: RecordedRequest[] = [];
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
-
-async function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  requests = [];
-  world = await sandbox({ ...options, onRequest: (request) => requests.push(request) });
-  return world;
-}
+const scenario = gitlabScenario();
+const { start, plan, apply } = scenario;
 
 const indent = (text: string, by: string) =>
   text
@@ -52,44 +41,18 @@ ${indent(yaml, "      ")}
 `);
 }
 
-async function plan(path: string, ...flags: string[]) {
-  const result = await runInProcess([
-    "plan",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--format",
-    "json",
-    ...flags,
-  ]);
-  return { code: result.code, plan: JSON.parse(result.stdout) as Plan, stderr: result.stderr };
-}
-
 /** A plan refused at load prints no plan: its code and its error. */
 async function refused(path: string) {
-  return runInProcess(["plan", "-c", path, "--sandbox-url", world!.url]);
-}
-
-async function apply(path: string, ...flags: string[]) {
-  return runInProcess([
-    "apply",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--auto-approve",
-    ...flags,
-  ]);
+  return runInProcess(["plan", "-c", path, "--sandbox-url", scenario.world.url]);
 }
 
 const writes = () =>
-  requests
+  scenario.requests
     .filter((request) => request.method !== "GET")
     .map((request) => [request.method, request.path.split("?")[0], request.body]);
 
 async function read(path: string): Promise<unknown> {
-  const answer = await fetch(`${world!.url}${path}`, {
+  const answer = await fetch(`${scenario.world.url}${path}`, {
     headers: { "PRIVATE-TOKEN": "sandbox-admin" },
   });
   return answer.json();
@@ -129,7 +92,7 @@ branch_name_regex: "^(main|feature/.+)$"
     expect((await apply(rule)).code).toBe(0);
     expect((await plan(rule)).code).toBe(0);
 
-    requests = [];
+    scenario.forget();
     const none = projectConfig("push_rules", "null");
     const held = await apply(none);
     expect(held.code).not.toBe(0);
@@ -139,7 +102,7 @@ branch_name_regex: "^(main|feature/.+)$"
     expect(await read("/api/v4/projects/1/push_rule")).toBeNull();
     expect((await plan(none)).code).toBe(0);
 
-    requests = [];
+    scenario.forget();
     expect((await apply(rule)).code).toBe(0);
     expect(writes()).toEqual([
       [
@@ -165,7 +128,7 @@ branch_name_regex: "^(main|feature/.+)$"
       ["PUT", "/api/v4/groups/acme/push_rule", { commit_committer_check: true }],
     ]);
     expect((await apply(groupConfig("null"), "--allow-delete")).code).toBe(0);
-    requests = [];
+    scenario.forget();
     const created = await plan(path);
     expect(created.plan.changes[0]!.action).toBe("create");
     expect((await apply(path)).code).toBe(0);
@@ -184,7 +147,7 @@ branch_name_regex: "^(main|feature/.+)$"
     const result = await refused(projectConfig("push_rules", 'commit_message_regex: "^(?!WIP)"'));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("lookarounds");
-    expect(requests).toEqual([]);
+    expect(scenario.requests).toEqual([]);
   });
 
   it("reports GitLab's 404 on Free as the push rule's error, and writes nothing", async () => {
@@ -303,12 +266,12 @@ rules:
       'a project has at most one any_approver rule ("One" is one already)',
     );
     expect(result.stderr).toContain("rules.items.Two.rule_type");
-    expect(requests).toEqual([]);
+    expect(scenario.requests).toEqual([]);
   });
 
   it("answers a second any_approver POST as GitLab does", async () => {
     await start();
-    const answer = await fetch(`${world!.url}/api/v4/projects/1/approval_rules`, {
+    const answer = await fetch(`${scenario.world.url}/api/v4/projects/1/approval_rules`, {
       method: "POST",
       headers: { "PRIVATE-TOKEN": "sandbox-admin", "Content-Type": "application/json" },
       body: JSON.stringify({ name: "Another", approvals_required: 1 }),
@@ -418,7 +381,7 @@ describe("export", () => {
       "--group",
       "acme",
       "--sandbox-url",
-      world!.url,
+      scenario.world.url,
       "--out",
       out,
     ]);
@@ -481,7 +444,7 @@ describe("export", () => {
     const web = file.projects.find((entry) => entry.project === "acme/web")!;
     expect(web.push_rules).toBeUndefined();
     // The hooks' tokens and headers are placeholders the export wrote, to set (gitlab_hook).
-    const planned = await runInProcess(["plan", "-c", path, "--sandbox-url", world!.url], {
+    const planned = await runInProcess(["plan", "-c", path, "--sandbox-url", scenario.world.url], {
       cwd: dirname(path),
       env: placeholdersOf(text),
     });

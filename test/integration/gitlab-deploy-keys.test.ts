@@ -1,18 +1,14 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { Plan } from "../../src/core/plan.js";
-import {
-  demoWorld,
-  type RecordedRequest,
-  type RunningSandbox,
-  type SandboxOptions,
-} from "../../src/sandbox/index.js";
+import { demoWorld } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { configFile, sandbox } from "../helpers/sandbox.js";
+import { configFile } from "../helpers/sandbox.js";
 import { placeholdersOf } from "../helpers/placeholders.js";
+import { gitlabScenario } from "../helpers/gitlab-scenario.js";
 
 /**
  * GitLab deploy keys (#37, item 5) against the demo world: acme/api has `release bot` (id 1, write
@@ -30,17 +26,8 @@ const CI =
 const ROTATED =
   "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGnICLChsfVZskgV9bVtGT4CMyKHbX9J3ZFgFJHhkLyj release@acme";
 
-let world: RunningSandbox | undefined;
-let requests: RecordedRequest[] = [];
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
-
-async function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  world = await sandbox({ ...options, onRequest: (request) => requests.push(request) });
-  return world;
-}
+const scenario = gitlabScenario({ forgetBefore: ["apply"] });
+const { start, apply } = scenario;
 
 /** The demo world with octo-admin (the token `sandbox-admin`) an administrator of the instance. */
 function adminSeed(): string {
@@ -65,13 +52,13 @@ ${yaml
 }
 
 async function plan(path: string) {
-  requests = [];
+  scenario.forget();
   const result = await runInProcess([
     "plan",
     "-c",
     path,
     "--sandbox-url",
-    world!.url,
+    scenario.world.url,
     "--format",
     "json",
   ]);
@@ -82,26 +69,13 @@ async function plan(path: string) {
   return { code: result.code, plan: { ...parsed, changes } };
 }
 
-async function apply(path: string, ...flags: string[]) {
-  requests = [];
-  return runInProcess([
-    "apply",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--auto-approve",
-    ...flags,
-  ]);
-}
-
 const writes = () =>
-  requests
+  scenario.requests
     .filter((request) => request.method !== "GET")
     .map((request) => `${request.method} ${decodeURIComponent(request.path)}`);
 
 async function live(path = KEYS): Promise<Array<Record<string, unknown>>> {
-  const answer = await fetch(`${world!.url}${path}`, {
+  const answer = await fetch(`${scenario.world.url}${path}`, {
     headers: { "PRIVATE-TOKEN": "sandbox-admin" },
   });
   return (await answer.json()) as Array<Record<string, unknown>>;
@@ -133,7 +107,9 @@ items:
       "deploy key 2 is on the instance already: it is enabled, not added again",
     );
     // The plan read the instance's keys to find it.
-    expect(requests.some((request) => request.path.startsWith("/api/v4/deploy_keys"))).toBe(true);
+    expect(
+      scenario.requests.some((request) => request.path.startsWith("/api/v4/deploy_keys")),
+    ).toBe(true);
     expect((await apply(path)).code).toBe(0);
     expect(writes()).toEqual([
       `POST ${decodeURIComponent(KEYS)}/2/enable`,
@@ -267,7 +243,7 @@ items:
       "--project",
       "acme/api",
       "--sandbox-url",
-      world!.url,
+      scenario.world.url,
       "--out",
       out,
     ]);
@@ -277,7 +253,7 @@ items:
     expect(text).toMatch(
       /deploy_keys:\n\s+mode: additive\n\s+items:\n\s+release bot:\n\s+key: ssh-ed25519 /,
     );
-    const planned = await runInProcess(["plan", "-c", out, "--sandbox-url", world!.url], {
+    const planned = await runInProcess(["plan", "-c", out, "--sandbox-url", scenario.world.url], {
       cwd: dirname(out),
       // The demo's hooks export their write-only tokens as placeholders to fill.
       env: placeholdersOf(text),

@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox, SandboxOptions } from "../../src/sandbox/index.js";
+import { describe, expect, it } from "vitest";
 import { runInProcess } from "../helpers/cli.js";
-import { configFile, sandbox } from "../helpers/sandbox.js";
+import { configFile } from "../helpers/sandbox.js";
+import { gitlabScenario } from "../helpers/gitlab-scenario.js";
 
 /**
  * GitLab group settings (#37, item 1) end to end against the demo world's group acme and its
@@ -12,18 +11,8 @@ import { configFile, sandbox } from "../helpers/sandbox.js";
  * field on a Free instance and a field only top-level groups have are reported, never written.
  */
 
-let world: RunningSandbox | undefined;
-let requests: RecordedRequest[] = [];
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
-
-async function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  requests = [];
-  world = await sandbox({ ...options, onRequest: (request) => requests.push(request) });
-  return world;
-}
+const scenario = gitlabScenario({ forgetBefore: ["apply"] });
+const { start, plan, apply, writes } = scenario;
 
 function config(group: string, settings: string): string {
   return configFile(`version: 1
@@ -32,34 +21,6 @@ groups:
     settings: ${settings}
 `);
 }
-
-async function plan(path: string) {
-  const result = await runInProcess([
-    "plan",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--format",
-    "json",
-  ]);
-  return { code: result.code, plan: JSON.parse(result.stdout) as Plan };
-}
-
-async function apply(path: string, ...flags: string[]) {
-  requests = [];
-  return runInProcess([
-    "apply",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--auto-approve",
-    ...flags,
-  ]);
-}
-
-const writes = () => requests.filter((request) => request.method !== "GET");
 
 describe("GitLab group settings", () => {
   it("sends only the changed fields in one PUT, the protection defaults whole, and plans no change after it", async () => {

@@ -1,8 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox } from "../../src/sandbox/index.js";
-import { runInProcess } from "../helpers/cli.js";
-import { configFile, sandbox } from "../helpers/sandbox.js";
+import { describe, expect, it } from "vitest";
+import { gitlabScenario } from "../helpers/gitlab-scenario.js";
+import { configFile } from "../helpers/sandbox.js";
 
 /**
  * A GitLab project's lifecycle (#36, item 2) against the demo world (group acme with acme/api and
@@ -12,55 +10,24 @@ import { configFile, sandbox } from "../helpers/sandbox.js";
  * both paths existing is an error naming both, with nothing written.
  */
 
-let world: RunningSandbox | undefined;
-let requests: RecordedRequest[] = [];
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
-
-async function start(): Promise<RunningSandbox> {
-  requests = [];
-  world = await sandbox({ onRequest: (request) => requests.push(request) });
-  return world;
-}
-
-async function plan(yaml: string) {
-  const result = await runInProcess([
-    "plan",
-    "-c",
-    configFile(yaml),
-    "--sandbox-url",
-    world!.url,
-    "--format",
-    "json",
-  ]);
-  return { code: result.code, plan: JSON.parse(result.stdout) as Plan, stderr: result.stderr };
-}
-
-async function apply(yaml: string, ...flags: string[]) {
-  requests = [];
-  return runInProcess([
-    "apply",
-    "-c",
-    configFile(yaml),
-    "--sandbox-url",
-    world!.url,
-    "--auto-approve",
-    ...flags,
-  ]);
-}
+const scenario = gitlabScenario({ forgetBefore: ["apply"] });
+const { start } = scenario;
+const plan = (yaml: string) => scenario.plan(configFile(yaml));
+const apply = (yaml: string, ...flags: string[]) => scenario.apply(configFile(yaml), ...flags);
 
 /** The writes apply sent, in order, as `METHOD path`. */
 const sent = () =>
-  requests
+  scenario.requests
     .filter((request) => request.method !== "GET")
     .map((request) => `${request.method} ${decodeURIComponent(request.path.split("?")[0]!)}`);
 
 async function read(path: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${world!.url}/api/v4/projects/${encodeURIComponent(path)}`, {
-    headers: { "PRIVATE-TOKEN": "sandbox-admin" },
-  });
+  const response = await fetch(
+    `${scenario.world.url}/api/v4/projects/${encodeURIComponent(path)}`,
+    {
+      headers: { "PRIVATE-TOKEN": "sandbox-admin" },
+    },
+  );
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Change, Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox, SandboxOptions } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { placeholdersOf } from "../helpers/placeholders.js";
-import { ADMIN, configFile, sandbox } from "../helpers/sandbox.js";
+import { ADMIN, configFile } from "../helpers/sandbox.js";
+import { gitlabScenario } from "../helpers/gitlab-scenario.js";
 
 /**
  * GitLab members (#36, item 5) end to end against the demo world: acme/api has direct members
@@ -13,46 +13,9 @@ import { ADMIN, configFile, sandbox } from "../helpers/sandbox.js";
  * inherits from group acme (octo-admin owner, octo-reader guest, octo-dev developer).
  */
 
-let world: RunningSandbox | undefined;
-let requests: RecordedRequest[] = [];
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+const scenario = gitlabScenario();
+const { start, plan, apply, writes } = scenario;
 
-async function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  requests = [];
-  world = await sandbox({ ...options, onRequest: (request) => requests.push(request) });
-  return world;
-}
-
-async function plan(path: string, ...flags: string[]) {
-  const result = await runInProcess([
-    "plan",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--format",
-    "json",
-    ...flags,
-  ]);
-  return { code: result.code, plan: JSON.parse(result.stdout) as Plan, stderr: result.stderr };
-}
-
-async function apply(path: string, ...flags: string[]) {
-  return runInProcess([
-    "apply",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--auto-approve",
-    ...flags,
-  ]);
-}
-
-const writes = () => requests.filter((request) => request.method !== "GET");
 const named = (plan: Plan, name: string): Change | undefined =>
   plan.changes.find((change) => change.kind === "members" && change.name === name);
 
@@ -79,7 +42,7 @@ projects:
         },
       ],
     });
-    requests = [];
+    scenario.forget();
     const applied = await apply(path);
     expect(applied.code, applied.stderr).toBe(0);
     expect(writes().map((request) => `${request.method} ${request.path}`)).toEqual([
@@ -131,7 +94,7 @@ projects:
         },
       ],
     });
-    requests = [];
+    scenario.forget();
     const applied = await apply(raise);
     expect(applied.code, applied.stderr).toBe(0);
     expect(writes().map((request) => `${request.method} ${request.path}`)).toEqual([
@@ -154,7 +117,7 @@ projects:
     const deletes = planned.plan.changes.filter((change) => change.action === "delete");
     expect(deletes.map((change) => change.name).sort()).toEqual(["hubot", "mona", "octo-reader"]);
     expect(deletes.every((change) => change.capped !== undefined)).toBe(true);
-    requests = [];
+    scenario.forget();
     const held = await apply(path, "--allow-delete");
     expect(held.code).toBe(1);
     expect(held.stdout + held.stderr).toContain("Held by the removal limit");
@@ -171,7 +134,7 @@ projects:
       "DELETE /api/v4/projects/acme%2Fapi/members/6",
     ]);
     // The inherited members are still there, and the list plans as no change.
-    const all = await fetch(`${world!.url}/api/v4/projects/acme%2Fapi/members/all`, {
+    const all = await fetch(`${scenario.world.url}/api/v4/projects/acme%2Fapi/members/all`, {
       headers: { "PRIVATE-TOKEN": "sandbox-admin" },
     });
     const members = (await all.json()) as Array<{ username: string; access_level: number }>;
@@ -198,7 +161,7 @@ projects:
     expect(named(planned.plan, "no-such-user")?.error?.message).toContain(
       "no-such-user is no GitLab user",
     );
-    requests = [];
+    scenario.forget();
     const applied = await apply(path);
     expect(applied.code).toBe(1);
     expect(applied.stdout + applied.stderr).toContain("no-such-user is no GitLab user");
@@ -233,7 +196,7 @@ groups:
     expect(named(removed.plan, "octo-admin")?.error?.message).toContain(
       "would leave group acme without an owner",
     );
-    requests = [];
+    scenario.forget();
     const applied = await apply(remove, "--allow-delete", "--removal-limit", "100");
     expect(applied.code).toBe(1);
     expect(writes()).toEqual([]);
@@ -247,7 +210,7 @@ groups:
         mona: owner
 `);
     expect((await apply(second)).code).toBe(0);
-    requests = [];
+    scenario.forget();
     const without = configFile(`version: 1
 groups:
   - group: acme
@@ -313,7 +276,7 @@ projects:
       requests: [{ method: "POST", body: { user_id: 5, access_level: 20, member_role_id: 1 } }],
     });
     // Self-managed: the group's roles answer 400, the instance's are read once for the plan.
-    const reads = requests.filter((request) => request.path.includes("member_roles"));
+    const reads = scenario.requests.filter((request) => request.path.includes("member_roles"));
     expect(reads.map((request) => request.path)).toEqual([
       "/api/v4/groups/acme/member_roles",
       "/api/v4/member_roles",
@@ -381,14 +344,16 @@ groups:
       requests: [{ method: "POST", body: { access_level: 30, member_role_id: 3 } }],
     });
     expect(
-      requests.filter((request) => request.path.includes("member_roles")).map((r) => r.path),
+      scenario.requests
+        .filter((request) => request.path.includes("member_roles"))
+        .map((r) => r.path),
     ).toEqual(["/api/v4/groups/acme/member_roles"]);
     expect((await apply(path)).code).toBe(0);
     const again = await plan(path);
     expect(again.code).toBe(0);
     // The role shows in the members listing GitLab answers.
     const listed = (await (
-      await fetch(`${world!.url}/api/v4/groups/acme%2Fplatform/members`, {
+      await fetch(`${scenario.world.url}/api/v4/groups/acme%2Fplatform/members`, {
         headers: { "PRIVATE-TOKEN": ADMIN },
       })
     ).json()) as Array<{ username: string; member_role?: { name: string } }>;
@@ -441,7 +406,7 @@ projects:
       ],
     });
     expect(share("partners")?.notes?.[0]).toContain("GitLab has no update of a share");
-    requests = [];
+    scenario.forget();
     const applied = await apply(path);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect(writes().map((request) => `${request.method} ${request.path}`)).toEqual([
@@ -495,7 +460,7 @@ describe("export", () => {
       "--group",
       "acme",
       "--sandbox-url",
-      world!.url,
+      scenario.world.url,
       "--out",
       out,
     ]);
@@ -509,7 +474,7 @@ describe("export", () => {
     expect(text).toMatch(/shared_with_groups:\n\s+groups:\n\s+partners: developer/);
     expect(text).toMatch(/partners:\n\s+group_access: reporter\n\s+expires_at: "?2030-12-31"?/);
     // The hooks' tokens and headers are placeholders the export wrote, to set (gitlab_hook).
-    const planned = await runInProcess(["plan", "-c", out, "--sandbox-url", world!.url], {
+    const planned = await runInProcess(["plan", "-c", out, "--sandbox-url", scenario.world.url], {
       cwd: dirname(out),
       env: placeholdersOf(text),
     });

@@ -1,8 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox, SandboxOptions } from "../../src/sandbox/index.js";
-import { runInProcess } from "../helpers/cli.js";
-import { configFile, sandbox } from "../helpers/sandbox.js";
+import { describe, expect, it } from "vitest";
+import { configFile } from "../helpers/sandbox.js";
+import { gitlabScenario } from "../helpers/gitlab-scenario.js";
 
 /**
  * GitLab project settings (#36, item 1) end to end against the demo world's acme/api: only the
@@ -12,18 +10,8 @@ import { configFile, sandbox } from "../helpers/sandbox.js";
  * a Free instance is reported as GitLab's answer leaves it out.
  */
 
-let world: RunningSandbox | undefined;
-let requests: RecordedRequest[] = [];
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
-
-async function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  requests = [];
-  world = await sandbox({ ...options, onRequest: (request) => requests.push(request) });
-  return world;
-}
+const scenario = gitlabScenario();
+const { start, plan, apply, writes } = scenario;
 
 function config(settings: string): string {
   return configFile(`version: 1
@@ -37,34 +25,6 @@ ${settings
   .join("\n")}
 `);
 }
-
-async function plan(path: string, ...flags: string[]) {
-  const result = await runInProcess([
-    "plan",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--format",
-    "json",
-    ...flags,
-  ]);
-  return { code: result.code, plan: JSON.parse(result.stdout) as Plan, stderr: result.stderr };
-}
-
-async function apply(path: string, ...flags: string[]) {
-  return runInProcess([
-    "apply",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--auto-approve",
-    ...flags,
-  ]);
-}
-
-const writes = () => requests.filter((request) => request.method !== "GET");
 
 describe("project settings", () => {
   it("sends only the changed fields in one PUT, and plans no change after it", async () => {
@@ -98,7 +58,7 @@ wiki_access_level: disabled
     const again = await plan(path);
     expect(again.code).toBe(0);
     // GitLab kept the existing topic's case.
-    const answer = await fetch(`${world!.url}/api/v4/projects/1`, {
+    const answer = await fetch(`${scenario.world.url}/api/v4/projects/1`, {
       headers: { "PRIVATE-TOKEN": "sandbox-admin" },
     });
     expect(((await answer.json()) as { topics: string[] }).topics).toEqual([
@@ -143,7 +103,7 @@ wiki_access_level: disabled
   it("refuses a feature wider than the repository before sending anything", async () => {
     await start();
     const planned = await plan(config("repository_access_level: private"));
-    // merge requests, forks and builds are enabled live: GitLab would refuse the PUT.
+    // merge scenario.requests, forks and builds are enabled live: GitLab would refuse the PUT.
     expect(planned.code).toBe(1);
     const error = planned.plan.changes[0]!.error!;
     expect(error.message).toContain(

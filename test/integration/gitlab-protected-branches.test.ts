@@ -1,18 +1,14 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { Change, Plan } from "../../src/core/plan.js";
-import {
-  demoWorld,
-  type RecordedRequest,
-  type RunningSandbox,
-  type SandboxOptions,
-} from "../../src/sandbox/index.js";
+import { demoWorld } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { placeholdersOf } from "../helpers/placeholders.js";
-import { call, configFile, sandbox } from "../helpers/sandbox.js";
+import { call, configFile } from "../helpers/sandbox.js";
+import { gitlabScenario } from "../helpers/gitlab-scenario.js";
 
 /**
  * GitLab protected branches and tags (#36, items 3 and 4) end to end against acme/api: a change
@@ -26,18 +22,8 @@ import { call, configFile, sandbox } from "../helpers/sandbox.js";
 const BRANCHES = "/api/v4/projects/acme%2Fapi/protected_branches";
 const TAGS = "/api/v4/projects/acme%2Fapi/protected_tags";
 
-let world: RunningSandbox | undefined;
-let requests: RecordedRequest[] = [];
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
-
-async function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  requests = [];
-  world = await sandbox({ ...options, onRequest: (request) => requests.push(request) });
-  return world;
-}
+const scenario = gitlabScenario();
+const { start, apply, writes } = scenario;
 
 type Seed = Record<string, unknown> & {
   projects: Array<Record<string, unknown>>;
@@ -71,25 +57,12 @@ ${yaml
 
 async function plan(path: string, env: Record<string, string> = {}) {
   const result = await runInProcess(
-    ["plan", "-c", path, "--sandbox-url", world!.url, "--format", "json"],
+    ["plan", "-c", path, "--sandbox-url", scenario.world.url, "--format", "json"],
     { env },
   );
   return { code: result.code, plan: JSON.parse(result.stdout) as Plan, stderr: result.stderr };
 }
 
-async function apply(path: string, ...flags: string[]) {
-  return runInProcess([
-    "apply",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--auto-approve",
-    ...flags,
-  ]);
-}
-
-const writes = () => requests.filter((request) => request.method !== "GET");
 const named = (planned: Plan, name: string): Change =>
   planned.changes.find((change) => change.name === name)!;
 
@@ -100,7 +73,7 @@ interface Entry {
 }
 
 async function branch(name: string): Promise<Record<string, Entry[]>> {
-  const answer = await call(world!, "GET", `${BRANCHES}/${encodeURIComponent(name)}`);
+  const answer = await call(scenario.world, "GET", `${BRANCHES}/${encodeURIComponent(name)}`);
   expect(answer.status).toBe(200);
   return answer.body as Record<string, Entry[]>;
 }
@@ -197,7 +170,7 @@ protected_branches:
         },
       },
     ]);
-    const text = await runInProcess(["plan", "-c", path, "--sandbox-url", world!.url]);
+    const text = await runInProcess(["plan", "-c", path, "--sandbox-url", scenario.world.url]);
     expect(text.stdout).toContain("unprotected between two requests");
     const refused = await apply(path);
     expect(refused.code).toBe(1);
@@ -241,7 +214,7 @@ protected_branches:
     main:
       merge: [developer, {user: octo-dev}, {user: outside-contractor}]
 `);
-    requests = [];
+    scenario.forget();
     const started = Date.now();
     const applied = await apply(path);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
@@ -258,11 +231,11 @@ protected_branches:
 
   it("answers a user just added as a member as GitLab does within the member delay", async () => {
     await start({ gitlabMemberDelayMs: 60_000 });
-    const added = await call(world!, "POST", "/api/v4/projects/1/members", {
+    const added = await call(scenario.world, "POST", "/api/v4/projects/1/members", {
       body: { user_id: 5, access_level: 30 },
     });
     expect(added.status).toBe(201);
-    const early = await call(world!, "PATCH", `${BRANCHES}/main`, {
+    const early = await call(scenario.world, "PATCH", `${BRANCHES}/main`, {
       body: { allowed_to_merge: [{ user_id: 5 }] },
     });
     expect(early.status).toBe(422);
@@ -277,7 +250,7 @@ protected_branches:
       acme.protected_branches = [{ name: "stable", push: [40], merge: [40] }];
     });
     await start({ seed });
-    expect((await call(world!, "GET", BRANCHES)).body).toEqual(
+    expect((await call(scenario.world, "GET", BRANCHES)).body).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: "stable", inherited: true })]),
     );
     const path = config(`
@@ -297,7 +270,7 @@ protected_branches:
       "--project",
       "acme/api",
       "--sandbox-url",
-      world!.url,
+      scenario.world.url,
     ]);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain("release/*");
@@ -365,7 +338,7 @@ describe("export", () => {
       "--project",
       "acme/api",
       "--sandbox-url",
-      world!.url,
+      scenario.world.url,
     ]);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain("protected_branches:");

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
-import type { RecordedRequest, RunningSandbox, SandboxOptions } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
-import { configFile, sandbox } from "../helpers/sandbox.js";
+import { configFile } from "../helpers/sandbox.js";
 import { placeholdersOf } from "../helpers/placeholders.js";
+import { gitlabScenario } from "../helpers/gitlab-scenario.js";
 
 /**
  * GitLab protected environments (#37, item 6) against the demo world: acme/api's `production`
@@ -17,17 +17,8 @@ import { placeholdersOf } from "../helpers/placeholders.js";
 
 const ENVIRONMENTS = "/api/v4/projects/acme%2Fapi/protected_environments";
 
-let world: RunningSandbox | undefined;
-let requests: RecordedRequest[] = [];
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
-
-async function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  world = await sandbox({ ...options, onRequest: (request) => requests.push(request) });
-  return world;
-}
+const scenario = gitlabScenario({ forgetBefore: ["apply"] });
+const { start, apply } = scenario;
 
 function config(scope: "project: acme/api" | "group: acme", yaml: string): string {
   return configFile(`version: 1
@@ -43,13 +34,13 @@ ${yaml
 }
 
 async function plan(path: string) {
-  requests = [];
+  scenario.forget();
   const result = await runInProcess([
     "plan",
     "-c",
     path,
     "--sandbox-url",
-    world!.url,
+    scenario.world.url,
     "--format",
     "json",
   ]);
@@ -60,26 +51,13 @@ async function plan(path: string) {
   return { code: result.code, plan: { ...parsed, changes } };
 }
 
-async function apply(path: string, ...flags: string[]) {
-  requests = [];
-  return runInProcess([
-    "apply",
-    "-c",
-    path,
-    "--sandbox-url",
-    world!.url,
-    "--auto-approve",
-    ...flags,
-  ]);
-}
-
 const writes = () =>
-  requests
+  scenario.requests
     .filter((request) => request.method !== "GET")
     .map((request) => `${request.method} ${decodeURIComponent(request.path)}`);
 
 async function call(method: string, path: string, body?: unknown) {
-  const answer = await fetch(`${world!.url}${path}`, {
+  const answer = await fetch(`${scenario.world.url}${path}`, {
     method,
     headers: { "PRIVATE-TOKEN": "sandbox-admin", "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -228,7 +206,7 @@ items:
       "--project",
       "acme/api",
       "--sandbox-url",
-      world!.url,
+      scenario.world.url,
       "--out",
       out,
     ]);
@@ -238,7 +216,7 @@ items:
     expect(text).toMatch(
       /protected_environments:\n\s+mode: additive\n\s+items:\n\s+production:\n\s+deploy_access_levels:\n\s+- maintainer\n\s+- user: octo-dev/,
     );
-    const planned = await runInProcess(["plan", "-c", out, "--sandbox-url", world!.url], {
+    const planned = await runInProcess(["plan", "-c", out, "--sandbox-url", scenario.world.url], {
       cwd: dirname(out),
       // The demo's hooks export their write-only tokens as placeholders to fill.
       env: placeholdersOf(text),
