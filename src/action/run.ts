@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { CliIO } from "../cli/io.js";
-import { hasRevision } from "../cli/revision.js";
+import { configDirectory, hasRevision } from "../cli/revision.js";
 import { describeFailure } from "../core/failure-text.js";
 import { runCli } from "../cli/run.js";
 import { loadDesiredState } from "../engine/desired.js";
@@ -10,22 +10,24 @@ import { hasChanges, type Plan } from "../core/plan.js";
 import { Redactor } from "../core/redact.js";
 import { Secret } from "../core/secret.js";
 import { readPlan } from "../engine/merge.js";
-import { ForgeClient, ForgeError } from "../forge/client.js";
+import { ForgeClient } from "../forge/client.js";
 import { escapeInline } from "../render/escape.js";
 import { renderPlan } from "../render/index.js";
 import { summaryCounts } from "../render/wording.js";
 import { hasDrift } from "../report/drift-issue.js";
 import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
-import { commentMarker } from "../report/sticky-comment.js";
+import type { CiHost } from "../report/ci/host.js";
 import {
-  type Gate,
-  gateReviewed,
-  type Refusal,
-  refuseUnreviewed,
-} from "../report/ci/review-gate.js";
-import type { Reviewed } from "../report/github/reviewed-plan.js";
+  type ApplyOutcome,
+  type ApplyWording,
+  applyStep,
+  type NoteOutcome,
+  type NoteTarget,
+  planStep,
+  type ReviewLookup,
+  type StepJob,
+} from "../report/ci/steps.js";
 import { githubHost } from "../report/github/host.js";
-import { planNoteBody } from "../report/ci/plan-note.js";
 import { fitStepSummary } from "./step-summary.js";
 import {
   type Annotation,
@@ -172,17 +174,11 @@ function changedFrom(
   if (!plansWhole || env.GITHUB_EVENT_NAME !== "pull_request" || base === undefined) {
     return undefined;
   }
-  if (hasRevision(configDirectory(inputs, cwd), base)) return base;
+  if (hasRevision(configDirectory(inputs.config, cwd), base)) return base;
   warn(
     `the pull request's base commit ${base} is not in the checkout (actions/checkout with fetch-depth: 0 fetches it): planning the whole configuration`,
   );
   return undefined;
-}
-
-/** The directory of the (first) configuration: where git is asked about revisions. */
-function configDirectory(inputs: ActionInputs, cwd: string): string {
-  const config = resolve(cwd, inputs.config[0] ?? ".");
-  return existsSync(config) && statSync(config).isDirectory() ? config : dirname(config);
 }
 
 /** The forgeplan command lines of a plan or drift run. */
@@ -348,111 +344,57 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
 
   const out = planPath(env, inputs);
   rmSync(out, { force: true });
-  // On merge, the reviewed plan is looked up first: a plan of a change is compared with the change.
-  const review =
-    inputs.command === "apply" && !inputs.acceptReplan
-      ? await lookUpReview(context, inputs, cwd)
-      : undefined;
-  const revision =
-    review?.go === true
-      ? review.revision
-      : changedFrom(env, inputs, cwd, (message) =>
-          write(annotation({ level: "warning", title: "forgeplan", message })),
-        );
-  const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
-  const plan = existsSync(out)
-    ? readPlan({ source: out, text: readFileSync(out, "utf8") })
-    : undefined;
-  let exitCode = planned.code;
-  let applied: CliRun | undefined;
-  let unreviewed: Unreviewed | undefined;
-  // A plan with errors exits 1 and applies nothing, unless the step accepts a partial apply.
-  const applicable =
-    planned.code === 2 ||
-    (inputs.allowPlanErrors && plan !== undefined && plan.errors > 0 && hasChanges(plan));
-  if (inputs.command === "apply" && applicable && plan !== undefined) {
-    const gate: { go: true; said: string } | Unreviewed =
-      review === undefined
-        ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" }
-        : review.go
-          ? compareReviewed(review, plan)
-          : review;
-    if (gate.go) {
-      write(`forgeplan: ${gate.said}\n`);
-      // The plan just checked is applied as saved: apply refuses it if anything moved since.
-      applied = await forgeplan([
-        "apply",
-        out,
-        ...connectionArgs(inputs),
-        "--auto-approve",
-        ...(inputs.allowDelete ? ["--allow-delete"] : []),
-        ...(inputs.allowVisibility ? ["--allow-visibility"] : []),
-        ...(inputs.allowCreate ? ["--allow-create"] : []),
-        ...(inputs.allowProtectionGap ? ["--allow-protection-gap"] : []),
-        ...(inputs.allowPlanErrors ? ["--allow-plan-errors"] : []),
-        ...(plan.partial !== undefined ? ["--allow-partial"] : []),
-        "--format",
-        "markdown",
-      ]);
-      exitCode = applied.code;
-    } else {
-      unreviewed = gate;
-      exitCode = 1;
-    }
-  }
-
-  const failures =
-    unreviewed !== undefined
-      ? [{ level: "error" as const, title: "forgeplan apply", message: unreviewed.message }]
-      : applied === undefined
-        ? failureAnnotations(plan, planned)
-        : failureAnnotations(undefined, applied);
-  const failed = withinAnnotationLimit(failures, "the job summary and the log say which and why");
-  for (const failure of failed.shown) note(failure);
-  if (inputs.command === "drift" && exitCode === 2 && plan !== undefined) {
-    // The step fails on drift; the annotation says why, where a failed run is looked at first.
-    note({
-      level: "error",
-      title: "forgeplan drift",
-      message: `live state drifted from the desired state: ${summaryCounts(plan.summary)}; the job summary has the plan`,
-    });
-  }
-
+  const log: Log = { write, note, redactor };
+  const host = workflowHost(context, inputs);
   const pullRequest = pullRequestOf(env);
   const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
-  const title = inputs.command === "drift" ? "forgeplan drift" : `forgeplan ${inputs.command}`;
   const runUrl = runPage(env);
-  const markdownOptions = {
-    title,
+  const job: StepJob<CliRun> = {
+    run: forgeplan,
+    readPlan,
+    say: (line) => write(`forgeplan: ${line}\n`),
+    redactor,
+    planFile: out,
+    noteKey: inputs.commentKey,
     ...(commit !== undefined ? { commit } : {}),
     ...(runUrl !== undefined ? { detailsUrl: runUrl } : {}),
   };
+  const title = `forgeplan ${inputs.command}`;
+  const target = noteTarget(env, inputs, host, pullRequest);
+  const ran: StepRun =
+    inputs.command === "apply"
+      ? await applyStep(job, {
+          review: inputs.acceptReplan ? undefined : reviewLookup(env, inputs, host, cwd),
+          planArgs: (revision) => planArgs(inputs, out, cwd, revision),
+          apply: {
+            connection: connectionArgs(inputs),
+            allow: allowArgs(inputs),
+            // The job summary shows the report.
+            output: ["--format", "markdown"],
+          },
+          allowPlanErrors: inputs.allowPlanErrors,
+          wording: APPLY_WORDING,
+        })
+      : await planStep(job, {
+          argv: planArgs(
+            inputs,
+            out,
+            cwd,
+            changedFrom(env, inputs, cwd, (message) =>
+              note({ level: "warning", title: "forgeplan", message }),
+            ),
+          ),
+          title,
+          ...(target !== undefined ? { note: target } : {}),
+        }).then(({ run, ...rest }) => ({ planned: run, code: run.code, ...rest }));
+  const { plan } = ran;
+  const exitCode = ran.code;
+  reportFailures(log, inputs, ran);
   if (env.GITHUB_STEP_SUMMARY !== undefined) {
-    const stopped =
-      unreviewed === undefined
-        ? ""
-        : `### forgeplan apply: stopped\n\n${escapeInline(unreviewed.message)}\n\n`;
-    const summary = (maxLength: number) => {
-      const planned = plan
-        ? renderPlan(redactor.plan(plan), "markdown", {
-            ...markdownOptions,
-            ...(unreviewed !== undefined
-              ? { title: "forgeplan apply: the plan that was not applied" }
-              : {}),
-            maxLength: Math.max(maxLength - stopped.length, 0),
-          })
-        : "";
-      return redactor.redact(applied?.stdout ?? `${stopped}${planned}`);
-    };
-    if (applied !== undefined || plan !== undefined) {
-      appendTo(env.GITHUB_STEP_SUMMARY, fitStepSummary(summary));
-    }
+    const summary = stepSummary(redactor, ran, { title, commit, detailsUrl: runUrl });
+    if (summary !== undefined) appendTo(env.GITHUB_STEP_SUMMARY, summary);
   }
-
-  const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === undefined);
-  if (wantComment && plan !== undefined && inputs.command !== "apply") {
-    await comment(context, { write, note, redactor }, inputs, pullRequest, plan, markdownOptions);
-  }
+  reportNote(log, ran.note);
 
   const changed =
     plan === undefined ? false : inputs.command === "drift" ? hasDrift(plan) : hasChanges(plan);
@@ -464,6 +406,68 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
   if (exitCode === 1) return 1;
   // A scheduled drift check fails its run on drift: that is the notification people watch for.
   return inputs.command === "drift" && exitCode === 2 ? 1 : 0;
+}
+
+/** What a step of the Action ran: the plan, and the apply or the note that followed it. */
+type StepRun = Partial<Omit<ApplyOutcome<CliRun>, "planned" | "code">> & {
+  planned: CliRun;
+  code: number;
+  note?: NoteOutcome;
+};
+
+/**
+ * Why the step failed, as error annotations: a plan that was not the one reviewed, the changes that
+ * could not be planned or applied, or the command's one-line reason; and drift, which fails a
+ * scheduled check.
+ */
+function reportFailures({ note }: Log, inputs: ActionInputs, ran: StepRun): void {
+  const { plan, applied, refused } = ran;
+  const failures =
+    refused !== undefined
+      ? [{ level: "error" as const, title: "forgeplan apply", message: refused.message }]
+      : applied === undefined
+        ? failureAnnotations(plan, ran.planned)
+        : failureAnnotations(undefined, applied);
+  const failed = withinAnnotationLimit(failures, "the job summary and the log say which and why");
+  for (const failure of failed.shown) note(failure);
+  if (inputs.command === "drift" && ran.code === 2 && plan !== undefined) {
+    // The step fails on drift; the annotation says why, where a failed run is looked at first.
+    note({
+      level: "error",
+      title: "forgeplan drift",
+      message: `live state drifted from the desired state: ${summaryCounts(plan.summary)}; the job summary has the plan`,
+    });
+  }
+}
+
+/**
+ * The job summary: the apply's report, or the plan as markdown — after a refused apply, the plan
+ * that was not applied, under why — within the summary's limit; nothing when nothing ran that far.
+ */
+function stepSummary(
+  redactor: Redactor,
+  { plan, applied, refused }: StepRun,
+  options: { title: string; commit: string | undefined; detailsUrl: string | undefined },
+): string | undefined {
+  if (applied === undefined && plan === undefined) return undefined;
+  const stopped =
+    refused === undefined
+      ? ""
+      : `### forgeplan apply: stopped\n\n${escapeInline(refused.message)}\n\n`;
+  return fitStepSummary((maxLength) => {
+    const planned = plan
+      ? renderPlan(redactor.plan(plan), "markdown", {
+          title:
+            refused !== undefined
+              ? "forgeplan apply: the plan that was not applied"
+              : options.title,
+          ...(options.commit !== undefined ? { commit: options.commit } : {}),
+          ...(options.detailsUrl !== undefined ? { detailsUrl: options.detailsUrl } : {}),
+          maxLength: Math.max(maxLength - stopped.length, 0),
+        })
+      : "";
+    return redactor.redact(applied?.stdout ?? `${stopped}${planned}`);
+  });
 }
 
 function runPage(env: ActionEnvironment["env"]): string | undefined {
@@ -502,47 +506,22 @@ interface Log {
   redactor: Redactor;
 }
 
-async function comment(
-  context: ActionEnvironment,
-  { write, note, redactor }: Log,
-  inputs: ActionInputs,
-  pullRequest: PullRequest | undefined,
-  plan: Plan,
-  options: { title: string; commit?: string; detailsUrl?: string },
-): Promise<void> {
-  const { env } = context;
+/** What became of the sticky comment, in the log; a comment that could not be written only warns. */
+function reportNote({ write, note }: Log, outcome: NoteOutcome | undefined): void {
   const warn = (message: string) => note({ level: "warning", title: "forgeplan", message });
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (pullRequest === undefined || !owner || !repo) {
-    warn("no pull request in this event: the plan is in the job summary only");
-    return;
-  }
-  if (inputs.githubToken === undefined) {
-    warn("no github-token: the plan is in the job summary only");
-    return;
-  }
-  const host = githubHost(workflowClient(context, inputs.githubToken), {
-    owner,
-    repo,
-    ...(inputs.commentAuthor !== undefined ? { commentAuthor: inputs.commentAuthor } : {}),
-  });
-  const body = planNoteBody(plan, redactor, {
-    ...options,
-    key: inputs.commentKey,
-    maxLength: host.bodyLimit,
-  });
-  try {
-    const result = await host.upsertPlanNote(
-      pullRequest.number,
-      commentMarker(inputs.commentKey),
-      body,
-    );
-    write(`forgeplan: pull-request comment ${result.action}: ${result.url}\n`);
-    if (result.warning !== undefined) warn(result.warning);
-  } catch (error) {
-    if (!(error instanceof ForgeError)) throw error;
-    // A pull request from a fork gets a read-only token: the plan stays in the job summary.
-    warn(`could not comment on pull request #${pullRequest.number}: ${error.message}`);
+  switch (outcome?.status) {
+    case undefined:
+      return;
+    case "skipped":
+      warn(outcome.reason);
+      return;
+    case "failed":
+      // A pull request from a fork gets a read-only token: the plan stays in the job summary.
+      warn(`could not comment on ${outcome.where}: ${outcome.error.message}`);
+      return;
+    case "written":
+      write(`forgeplan: pull-request comment ${outcome.result.action}: ${outcome.result.url}\n`);
+      if (outcome.result.warning !== undefined) warn(outcome.result.warning);
   }
 }
 
@@ -557,74 +536,80 @@ function workflowClient(context: ActionEnvironment, token: string): ForgeClient 
   });
 }
 
-/** Why an apply on merge stopped before sending anything: its plan is not one that was reviewed. */
-type Unreviewed = Refusal;
-
-/** The merged pull request's reviewed plan, and the revision to plan its change from when it was one. */
-interface Review {
-  go: true;
-  reviewed: Extract<Reviewed, { found: true }>;
-  /** The push's previous commit: the reviewed plan was of a change, so the same change is planned. */
-  revision?: string;
-  sha: string;
-}
-
-const ACCEPT_REPLAN = "set accept-replan: true";
-
-function stopUnreviewed(why: string): Unreviewed {
-  return refuseUnreviewed(why, ACCEPT_REPLAN);
+/** The repository the workflow runs in as the steps' host, when github-token can reach it. */
+function workflowHost(context: ActionEnvironment, inputs: ActionInputs): CiHost | undefined {
+  const [owner, repo] = (context.env.GITHUB_REPOSITORY ?? "").split("/");
+  if (inputs.githubToken === undefined || !owner || !repo) return undefined;
+  return githubHost(workflowClient(context, inputs.githubToken), {
+    owner,
+    repo,
+    ...(inputs.commentAuthor !== undefined ? { commentAuthor: inputs.commentAuthor } : {}),
+  });
 }
 
 /**
- * On merge, apply only what the pull request's comment showed. First the comment: the pull
- * request whose merge made this commit, and the digest its sticky comment for this comment-key
- * carries. A digest of a change (the comment showed `plan --changed-from` the pull request's base)
- * is compared with the change the push made: planned from the commit before it.
+ * Where the plan comment goes: the pull request of a pull_request event, when the step comments
+ * (on those events unless sharded, or as the comment input says) and plans; none on apply.
  */
-async function lookUpReview(
-  context: ActionEnvironment,
+function noteTarget(
+  env: ActionEnvironment["env"],
   inputs: ActionInputs,
+  host: CiHost | undefined,
+  pullRequest: PullRequest | undefined,
+): NoteTarget | undefined {
+  const wanted = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === undefined);
+  if (!wanted || inputs.command === "apply") return undefined;
+  if (pullRequest === undefined || !(env.GITHUB_REPOSITORY ?? "").includes("/")) {
+    return { skipped: "no pull request in this event: the plan is in the job summary only" };
+  }
+  if (host === undefined)
+    return { skipped: "no github-token: the plan is in the job summary only" };
+  return { host, number: pullRequest.number };
+}
+
+/** On merge, the pull request whose merge made GITHUB_SHA has the reviewed plan. */
+function reviewLookup(
+  env: ActionEnvironment["env"],
+  inputs: ActionInputs,
+  host: CiHost | undefined,
   cwd: string,
-): Promise<Review | Unreviewed> {
-  const { env } = context;
+): ReviewLookup {
   const sha = env.GITHUB_SHA;
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (sha === undefined || !owner || !repo) {
-    return stopUnreviewed(
-      "GITHUB_SHA and GITHUB_REPOSITORY are needed to find the pull request this merge belongs to",
-    );
+  if (sha === undefined || !(env.GITHUB_REPOSITORY ?? "").includes("/")) {
+    return {
+      cannot:
+        "GITHUB_SHA and GITHUB_REPOSITORY are needed to find the pull request this merge belongs to",
+    };
   }
-  if (inputs.githubToken === undefined) {
-    return stopUnreviewed("no github-token to find the pull request this merge belongs to");
+  if (host === undefined) {
+    return { cannot: "no github-token to find the pull request this merge belongs to" };
   }
-  let reviewed: Reviewed;
-  try {
-    const host = githubHost(workflowClient(context, inputs.githubToken), {
-      owner,
-      repo,
-      ...(inputs.commentAuthor !== undefined ? { commentAuthor: inputs.commentAuthor } : {}),
-    });
-    reviewed = await host.reviewedPlan(sha, commentMarker(inputs.commentKey));
-  } catch (error) {
-    if (!(error instanceof ForgeError)) throw error;
-    return stopUnreviewed(
-      `could not read the pull request of commit ${sha.slice(0, 12)}: ${error.message}`,
-    );
-  }
-  if (!reviewed.found) return stopUnreviewed(reviewed.reason);
-  if (reviewed.digest.partial !== true) return { go: true, reviewed, sha };
-  const before = pushedFrom(env);
-  if (before === undefined) {
-    return stopUnreviewed(
-      `pull request #${reviewed.number} showed the plan of its change, and this run is not a push that says which commit it came after`,
-    );
-  }
-  if (!hasRevision(configDirectory(inputs, cwd), before)) {
-    return stopUnreviewed(
-      `pull request #${reviewed.number} showed the plan of its change; planning the same change needs the commit before the push, ${before.slice(0, 12)}, in the checkout (actions/checkout with fetch-depth: 0)`,
-    );
-  }
-  return { go: true, reviewed, sha, revision: before };
+  return {
+    host,
+    sha,
+    before: pushedFrom(env),
+    hasRevision: (revision) => hasRevision(configDirectory(inputs.config, cwd), revision),
+  };
+}
+
+/** How the Action's annotations word the apply's refusals: by its inputs and the job summary. */
+const APPLY_WORDING: ApplyWording = {
+  override: "set accept-replan: true",
+  accepted: "accept-replan: true",
+  planShownIn: "the job summary",
+  changeKind: "pull request",
+  notAPush: "this run is not a push that says which commit it came after",
+  fullHistory: "in the checkout (actions/checkout with fetch-depth: 0)",
+};
+
+function allowArgs(inputs: ActionInputs): string[] {
+  return [
+    ...(inputs.allowDelete ? ["--allow-delete"] : []),
+    ...(inputs.allowVisibility ? ["--allow-visibility"] : []),
+    ...(inputs.allowCreate ? ["--allow-create"] : []),
+    ...(inputs.allowProtectionGap ? ["--allow-protection-gap"] : []),
+    ...(inputs.allowPlanErrors ? ["--allow-plan-errors"] : []),
+  ];
 }
 
 /** A push event's `before`: the commit the branch was at; none for a new branch or other events. */
@@ -635,14 +620,4 @@ function pushedFrom(env: ActionEnvironment["env"]): string | undefined {
   return typeof before === "string" && /^[0-9a-f]{40}$/.test(before) && !/^0+$/.test(before)
     ? before
     : undefined;
-}
-
-/** Then the plan made now must have the digest the comment carries; anything else stops the step. */
-function compareReviewed(review: Review, plan: Plan): Gate {
-  return gateReviewed(review.reviewed, plan, review.sha, {
-    where: `pull request #${review.reviewed.number}`,
-    override: ACCEPT_REPLAN,
-    planShownIn: "the job summary",
-    changeKind: "pull request",
-  });
 }
