@@ -1,11 +1,9 @@
-import { createPrivateKey } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
-import { signAppJwt } from "../../src/forge/app-jwt.js";
 import { startSandbox } from "../../src/sandbox/index.js";
-import { APP_ID, appKeys, appSeedFile, INSTALLATION_ID } from "../helpers/apps.js";
+import { APP_ID, appKeys, appSeedFile, installationToken } from "../helpers/apps.js";
 import { runInProcess } from "../helpers/cli.js";
 import { call } from "../helpers/sandbox.js";
 import { SECRET_TOKEN, tempDir, workspace, world } from "./helpers.js";
@@ -202,21 +200,14 @@ describe("forgeplan drift --cache", () => {
   it("warns when another App's installation token, given as a token, opens the issue as its bot", async () => {
     const sandbox = await startSandbox({ port: 0, seed: appSeedFile(appKeys().publicKey) });
     try {
-      const jwt = signAppJwt(APP_ID, createPrivateKey(appKeys().privateKey), Date.now());
-      const minted = await call(
-        sandbox,
-        "POST",
-        `/app/installations/${INSTALLATION_ID}/access_tokens`,
-        { token: jwt.reveal() },
-      );
-      expect(minted.status).toBe(201);
+      const token = await installationToken(sandbox);
       const cwd = workspace(
         sandbox,
         "repositories:\n  - name: acme/web\n    branch_protection:\n      main: { enforce_admins: true }\n",
       );
       const opened = await runInProcess(
         ["drift", "--report-issue", "acme/api", "--write-interval", "0"],
-        { env: { GITHUB_TOKEN: minted.body.token as string }, cwd },
+        { env: { GITHUB_TOKEN: token }, cwd },
       );
       // An installation token cannot read GET /user: forgeplan takes it for github-actions[bot]'s.
       expect(opened.stderr).toMatch(
