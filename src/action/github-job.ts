@@ -62,17 +62,22 @@ function workflowClient(env: Env, token: string, signal: AbortSignal | undefined
   });
 }
 
+/** The repository the workflow runs in (`GITHUB_REPOSITORY`, OWNER/REPO). */
+function repositoryOf(env: Env): { owner: string; repo: string } | undefined {
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
+  return owner && repo ? { owner, repo } : undefined;
+}
+
 /** The repository the workflow runs in as the steps' host, when github-token can reach it. */
 export function workflowHost(
   env: Env,
   inputs: ActionInputs,
   signal: AbortSignal | undefined,
 ): CiHost | undefined {
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (inputs.githubToken === undefined || !owner || !repo) return undefined;
+  const repository = repositoryOf(env);
+  if (inputs.githubToken === undefined || repository === undefined) return undefined;
   return githubHost(workflowClient(env, inputs.githubToken, signal), {
-    owner,
-    repo,
+    ...repository,
     ...(inputs.commentAuthor !== undefined ? { commentAuthor: inputs.commentAuthor } : {}),
   });
 }
@@ -89,7 +94,7 @@ export function noteTarget(
 ): NoteTarget | undefined {
   const wanted = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === undefined);
   if (!wanted || inputs.command === "apply") return undefined;
-  if (pullRequest === undefined || !(env.GITHUB_REPOSITORY ?? "").includes("/")) {
+  if (pullRequest === undefined || repositoryOf(env) === undefined) {
     return { skipped: "no pull request in this event: the plan is in the job summary only" };
   }
   if (host === undefined)
@@ -105,7 +110,7 @@ export function reviewLookup(
   cwd: string,
 ): ReviewLookup {
   const sha = env.GITHUB_SHA;
-  if (sha === undefined || !(env.GITHUB_REPOSITORY ?? "").includes("/")) {
+  if (sha === undefined || repositoryOf(env) === undefined) {
     return {
       cannot:
         "GITHUB_SHA and GITHUB_REPOSITORY are needed to find the pull request this merge belongs to",

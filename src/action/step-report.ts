@@ -14,6 +14,7 @@ import { type Annotation, withinAnnotationLimit } from "./workflow-commands.js";
  * and the lines and warnings about the pull-request comment.
  */
 
+/** A forgeplan command run in-process and what it wrote: apply's report, a failure's last line. */
 export interface CliRun {
   code: number;
   stdout: string;

@@ -79,14 +79,26 @@ export interface PlanOutcome<Run extends CommandRun> {
   issue?: IssueOutcome;
 }
 
+export interface PlanStepOptions {
+  /** The host's `plan` or `drift` command line, saving its plan to `job.planFile`. */
+  argv: string[];
+  /** The note's heading: "forgeplan plan", "forgeplan drift". */
+  title: string;
+  note?: NoteTarget;
+  /**
+   * The host whose one drift issue the step keeps. The Action names none: its `drift
+   * --report-issue` keeps the issue through the github target's own client (docs/ci.md).
+   */
+  driftIssue?: CiHost;
+}
+
 /**
- * Plans (`argv` is the host's `plan` or `drift` command line); when a plan was made, keeps the
- * change request's sticky note with it and its digest (which the apply on merge compares with),
- * and the drift issue on `driftIssue`.
+ * Plans or checks drift; when a plan was made, keeps the change request's sticky note with it and
+ * its digest (which the apply on merge compares with), and the drift issue.
  */
 export async function planStep<Run extends CommandRun>(
   job: StepJob<Run>,
-  options: { argv: string[]; title: string; note?: NoteTarget; driftIssue?: CiHost },
+  options: PlanStepOptions,
 ): Promise<PlanOutcome<Run>> {
   const run = await job.run(options.argv);
   const plan = savedPlan(job);
