@@ -1,32 +1,31 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { rmSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { CliIO } from "../cli/io.js";
-import { hasRevision } from "../cli/revision.js";
-import { describeFailure } from "../core/failure-text.js";
 import { runCli } from "../cli/run.js";
-import { loadDesiredState } from "../engine/desired.js";
-import { hasChanges, type Plan } from "../core/plan.js";
+import { hasChanges } from "../core/plan.js";
 import { Redactor } from "../core/redact.js";
-import { Secret } from "../core/secret.js";
+import { loadDesiredState } from "../engine/desired.js";
 import { readPlan } from "../engine/merge.js";
-import { ForgeClient, ForgeError } from "../forge/client.js";
-import { escapeInline } from "../render/escape.js";
-import { renderPlan } from "../render/index.js";
-import { summaryCounts } from "../render/wording.js";
+import { applyStep, planStep, type StepJob } from "../report/ci/steps.js";
 import { hasDrift } from "../report/drift-issue.js";
-import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
-import { commentMarker } from "../report/sticky-comment.js";
+import { allowArgs, changedFrom, connectionArgs, planArgs, planPath } from "./command-lines.js";
 import {
-  type Gate,
-  gateReviewed,
-  type Refusal,
-  refuseUnreviewed,
-} from "../report/ci/review-gate.js";
-import type { Reviewed } from "../report/github/reviewed-plan.js";
-import { githubHost } from "../report/github/host.js";
-import { planNoteBody } from "../report/ci/plan-note.js";
-import { fitStepSummary } from "./step-summary.js";
+  APPLY_WORDING,
+  noteTarget,
+  pullRequestOf,
+  reviewLookup,
+  runPage,
+  workflowHost,
+} from "./github-job.js";
+import { type ActionInputs, InputError, readInputs, tokenInputs } from "./inputs.js";
+import {
+  type CliRun,
+  type Log,
+  reportFailures,
+  reportNote,
+  type StepRun,
+  stepSummary,
+} from "./step-report.js";
 import {
   type Annotation,
   annotation,
@@ -38,10 +37,11 @@ import {
 } from "./workflow-commands.js";
 
 /**
- * The GitHub Action: runs forgeplan's own commands in-process, then turns their results into what a
- * workflow sees — outputs, the job summary, annotations and the sticky pull-request comment. It takes
- * its whole environment as input (variables, the working directory, the log), so tests drive it
- * exactly as the runner does; the bundled entry passes `process.env`.
+ * The GitHub Action: runs the CI steps (report/ci/steps.ts, as `forgeplan ci` does on GitLab) over
+ * the workflow's GitHub (github-job.ts), then turns what they did into what a workflow sees —
+ * outputs, the job summary, annotations (step-report.ts) and the sticky pull-request comment. It
+ * takes its whole environment as input (variables, the working directory, the log), so tests drive
+ * it exactly as the runner does; the bundled entry passes `process.env`.
  */
 
 export interface ActionEnvironment {
@@ -51,41 +51,6 @@ export interface ActionEnvironment {
   /** The step's log, where the runner reads workflow commands. */
   write(text: string): void;
   signal?: AbortSignal;
-}
-
-interface PullRequest {
-  number: number;
-  headSha?: string;
-  baseSha?: string;
-}
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function pullRequestOf(env: ActionEnvironment["env"]): PullRequest | undefined {
-  const path = env.GITHUB_EVENT_PATH;
-  if (path === undefined || !existsSync(path)) return undefined;
-  const event = JSON.parse(readFileSync(path, "utf8")) as {
-    pull_request?: { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } };
-  };
-  const number = event.pull_request?.number;
-  if (typeof number !== "number") return undefined;
-  const sha = event.pull_request?.head?.sha;
-  const base = event.pull_request?.base?.sha;
-  return {
-    number,
-    ...(typeof sha === "string" ? { headSha: sha } : {}),
-    ...(typeof base === "string" ? { baseSha: base } : {}),
-  };
-}
-
-function isPullRequestEvent(env: ActionEnvironment["env"]): boolean {
-  return (
-    env.GITHUB_EVENT_NAME === "pull_request" || env.GITHUB_EVENT_NAME === "pull_request_target"
-  );
 }
 
 /** The CLI sees the runner's environment with the token inputs as the default targets' variables. */
@@ -123,104 +88,6 @@ function configAnnotations(
       message: error.path === "" ? error.message : `${error.path}: ${error.message}`,
     };
   });
-}
-
-/** Files named in `merge`, directories expanded to the plans inside them, in name order. */
-function mergeFiles(paths: readonly string[], cwd: string): string[] {
-  return paths.flatMap((path) => {
-    const full = resolve(cwd, path);
-    if (!existsSync(full) || !statSync(full).isDirectory()) return [path];
-    return readdirSync(full)
-      .filter((name) => name.endsWith(".json"))
-      .sort()
-      .map((name) => join(path, name));
-  });
-}
-
-function planPath(env: ActionEnvironment["env"], inputs: ActionInputs): string {
-  const dir = join(env.RUNNER_TEMP ?? tmpdir(), "forgeplan");
-  mkdirSync(dir, { recursive: true });
-  const name = inputs.shard ? `plan-shard-${inputs.shard.index}-of-${inputs.shard.count}` : "plan";
-  return join(dir, `${name}.json`);
-}
-
-function connectionArgs(inputs: ActionInputs): string[] {
-  return [
-    ...inputs.config.flatMap((file) => ["-c", file]),
-    ...(inputs.concurrency !== undefined ? ["--concurrency", inputs.concurrency] : []),
-    ...(inputs.writeInterval !== undefined ? ["--write-interval", inputs.writeInterval] : []),
-    ...(inputs.reads !== undefined ? ["--reads", inputs.reads] : []),
-  ];
-}
-
-/**
- * The revision a plan shows the changes from: the input's, or on a pull_request event the pull
- * request's base commit, when the checkout has it (actions/checkout fetches one commit unless told
- * `fetch-depth: 0`); without it the plan is of the whole configuration, with a warning.
- */
-function changedFrom(
-  env: ActionEnvironment["env"],
-  inputs: ActionInputs,
-  cwd: string,
-  warn: (message: string) => void,
-): string | undefined {
-  if (inputs.changedFrom !== undefined) {
-    return inputs.changedFrom === "none" ? undefined : inputs.changedFrom;
-  }
-  const plansWhole = inputs.command === "plan" && !inputs.shard && inputs.merge.length === 0;
-  const base = pullRequestOf(env)?.baseSha;
-  if (!plansWhole || env.GITHUB_EVENT_NAME !== "pull_request" || base === undefined) {
-    return undefined;
-  }
-  if (hasRevision(configDirectory(inputs, cwd), base)) return base;
-  warn(
-    `the pull request's base commit ${base} is not in the checkout (actions/checkout with fetch-depth: 0 fetches it): planning the whole configuration`,
-  );
-  return undefined;
-}
-
-/** The directory of the (first) configuration: where git is asked about revisions. */
-function configDirectory(inputs: ActionInputs, cwd: string): string {
-  const config = resolve(cwd, inputs.config[0] ?? ".");
-  return existsSync(config) && statSync(config).isDirectory() ? config : dirname(config);
-}
-
-/** The forgeplan command lines of a plan or drift run. */
-function planArgs(
-  inputs: ActionInputs,
-  out: string,
-  cwd: string,
-  revision: string | undefined,
-): string[] {
-  // The log has the whole plan: the comment and the summary are cut to their own limits.
-  const common = [
-    "--format",
-    inputs.format,
-    ...(inputs.format === "markdown" ? ["--max-length", "0"] : []),
-    "--out",
-    out,
-  ];
-  if (inputs.merge.length > 0) {
-    return ["plan", "--merge", ...mergeFiles(inputs.merge, cwd), ...common];
-  }
-  const shard = inputs.shard ? ["--shard", `${inputs.shard.index}/${inputs.shard.count}`] : [];
-  if (inputs.command === "drift") {
-    return [
-      "drift",
-      ...connectionArgs(inputs),
-      ...shard,
-      ...common,
-      ...(inputs.cache !== undefined ? ["--cache", inputs.cache] : []),
-      ...(inputs.reportIssue !== undefined ? ["--report-issue", inputs.reportIssue] : []),
-    ];
-  }
-  const scope = revision === undefined ? [] : ["--changed-from", revision];
-  // A saved plan records what it sends again, and apply re-plans it the same way.
-  const rotation = [
-    ...(inputs.rotateSecrets ? ["--rotate-secrets"] : []),
-    ...inputs.rotateSecretNames.flatMap((name) => ["--rotate-secret", name]),
-  ];
-  return ["plan", ...connectionArgs(inputs), ...shard, ...scope, ...rotation, ...common];
 }
 
 export async function runAction(context: ActionEnvironment): Promise<number> {
@@ -324,19 +191,35 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
     }
   }
 
-  /** Runs a forgeplan command with its output in the log, fenced so none of it reads as a command. */
-  const forgeplan = async (argv: string[]): Promise<CliRun> => {
+  const run = inProcess(write, { env: cliEnv, cwd, signal, redactor });
+  const { ran, planFile } = await runStep(context, inputs, { write, note, redactor }, run);
+  const { plan } = ran;
+  const changed =
+    plan === undefined ? false : inputs.command === "drift" ? hasDrift(plan) : hasChanges(plan);
+  setOutputs({
+    "exit-code": String(ran.code),
+    "has-changes": String(changed),
+    ...(plan !== undefined ? { "plan-json": planFile } : {}),
+  });
+  if (ran.code === 1) return 1;
+  // A scheduled drift check fails its run on drift: that is the notification people watch for.
+  return inputs.command === "drift" && ran.code === 2 ? 1 : 0;
+}
+
+/** Runs forgeplan command lines with their output in the log, fenced so none of it reads as a command. */
+function inProcess(
+  write: (text: string) => void,
+  surroundings: Pick<CliIO, "env" | "cwd" | "signal" | "redactor">,
+): (argv: string[]) => Promise<CliRun> {
+  return async (argv) => {
     const fence = stopCommands();
     let stdout = "";
     let stderr = "";
     const io: CliIO = {
+      ...surroundings,
       stdout: { write: (text) => ((stdout += text), write(text)), isTTY: false },
       stderr: { write: (text) => ((stderr += text), write(text)), isTTY: false },
       stdinIsTTY: false,
-      env: cliEnv,
-      cwd,
-      signal,
-      redactor,
     };
     write(`forgeplan ${argv.join(" ")}\n${fence.open}`);
     try {
@@ -345,304 +228,65 @@ async function runSteps(context: ActionEnvironment, redactor: Redactor): Promise
       write(`${stdout.endsWith("\n") || stdout === "" ? "" : "\n"}${fence.close}`);
     }
   };
-
-  const out = planPath(env, inputs);
-  rmSync(out, { force: true });
-  // On merge, the reviewed plan is looked up first: a plan of a change is compared with the change.
-  const review =
-    inputs.command === "apply" && !inputs.acceptReplan
-      ? await lookUpReview(context, inputs, cwd)
-      : undefined;
-  const revision =
-    review?.go === true
-      ? review.revision
-      : changedFrom(env, inputs, cwd, (message) =>
-          write(annotation({ level: "warning", title: "forgeplan", message })),
-        );
-  const planned = await forgeplan(planArgs(inputs, out, cwd, revision));
-  const plan = existsSync(out)
-    ? readPlan({ source: out, text: readFileSync(out, "utf8") })
-    : undefined;
-  let exitCode = planned.code;
-  let applied: CliRun | undefined;
-  let unreviewed: Unreviewed | undefined;
-  // A plan with errors exits 1 and applies nothing, unless the step accepts a partial apply.
-  const applicable =
-    planned.code === 2 ||
-    (inputs.allowPlanErrors && plan !== undefined && plan.errors > 0 && hasChanges(plan));
-  if (inputs.command === "apply" && applicable && plan !== undefined) {
-    const gate: { go: true; said: string } | Unreviewed =
-      review === undefined
-        ? { go: true, said: "accept-replan: true: applying the plan made now, reviewed or not" }
-        : review.go
-          ? compareReviewed(review, plan)
-          : review;
-    if (gate.go) {
-      write(`forgeplan: ${gate.said}\n`);
-      // The plan just checked is applied as saved: apply refuses it if anything moved since.
-      applied = await forgeplan([
-        "apply",
-        out,
-        ...connectionArgs(inputs),
-        "--auto-approve",
-        ...(inputs.allowDelete ? ["--allow-delete"] : []),
-        ...(inputs.allowVisibility ? ["--allow-visibility"] : []),
-        ...(inputs.allowCreate ? ["--allow-create"] : []),
-        ...(inputs.allowProtectionGap ? ["--allow-protection-gap"] : []),
-        ...(inputs.allowPlanErrors ? ["--allow-plan-errors"] : []),
-        ...(plan.partial !== undefined ? ["--allow-partial"] : []),
-        "--format",
-        "markdown",
-      ]);
-      exitCode = applied.code;
-    } else {
-      unreviewed = gate;
-      exitCode = 1;
-    }
-  }
-
-  const failures =
-    unreviewed !== undefined
-      ? [{ level: "error" as const, title: "forgeplan apply", message: unreviewed.message }]
-      : applied === undefined
-        ? failureAnnotations(plan, planned)
-        : failureAnnotations(undefined, applied);
-  const failed = withinAnnotationLimit(failures, "the job summary and the log say which and why");
-  for (const failure of failed.shown) note(failure);
-  if (inputs.command === "drift" && exitCode === 2 && plan !== undefined) {
-    // The step fails on drift; the annotation says why, where a failed run is looked at first.
-    note({
-      level: "error",
-      title: "forgeplan drift",
-      message: `live state drifted from the desired state: ${summaryCounts(plan.summary)}; the job summary has the plan`,
-    });
-  }
-
-  const pullRequest = pullRequestOf(env);
-  const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
-  const title = inputs.command === "drift" ? "forgeplan drift" : `forgeplan ${inputs.command}`;
-  const runUrl = runPage(env);
-  const markdownOptions = {
-    title,
-    ...(commit !== undefined ? { commit } : {}),
-    ...(runUrl !== undefined ? { detailsUrl: runUrl } : {}),
-  };
-  if (env.GITHUB_STEP_SUMMARY !== undefined) {
-    const stopped =
-      unreviewed === undefined
-        ? ""
-        : `### forgeplan apply: stopped\n\n${escapeInline(unreviewed.message)}\n\n`;
-    const summary = (maxLength: number) => {
-      const planned = plan
-        ? renderPlan(redactor.plan(plan), "markdown", {
-            ...markdownOptions,
-            ...(unreviewed !== undefined
-              ? { title: "forgeplan apply: the plan that was not applied" }
-              : {}),
-            maxLength: Math.max(maxLength - stopped.length, 0),
-          })
-        : "";
-      return redactor.redact(applied?.stdout ?? `${stopped}${planned}`);
-    };
-    if (applied !== undefined || plan !== undefined) {
-      appendTo(env.GITHUB_STEP_SUMMARY, fitStepSummary(summary));
-    }
-  }
-
-  const wantComment = inputs.comment ?? (isPullRequestEvent(env) && inputs.shard === undefined);
-  if (wantComment && plan !== undefined && inputs.command !== "apply") {
-    await comment(context, { write, note, redactor }, inputs, pullRequest, plan, markdownOptions);
-  }
-
-  const changed =
-    plan === undefined ? false : inputs.command === "drift" ? hasDrift(plan) : hasChanges(plan);
-  setOutputs({
-    "exit-code": String(exitCode),
-    "has-changes": String(changed),
-    ...(plan !== undefined ? { "plan-json": out } : {}),
-  });
-  if (exitCode === 1) return 1;
-  // A scheduled drift check fails its run on drift: that is the notification people watch for.
-  return inputs.command === "drift" && exitCode === 2 ? 1 : 0;
-}
-
-function runPage(env: ActionEnvironment["env"]): string | undefined {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
-  if (server === undefined || repo === undefined || run === undefined) return undefined;
-  const attempt = env.GITHUB_RUN_ATTEMPT;
-  return `${server}/${repo}/actions/runs/${run}${attempt !== undefined ? `/attempts/${attempt}` : ""}`;
-}
-
-/** Errors of single changes, or the one-line reason the command stopped. */
-function failureAnnotations(plan: Plan | undefined, run: CliRun): Annotation[] {
-  if (run.code !== 1) return [];
-  const failed = plan?.changes.filter((change) => change.error !== undefined) ?? [];
-  if (failed.length > 0) {
-    return failed.map((change) => ({
-      level: "error",
-      title: "forgeplan",
-      message: `${change.address}: ${describeFailure(change.error!)}`,
-    }));
-  }
-  const reason = run.stderr
-    .split("\n")
-    .filter((line) => line.startsWith("forgeplan: "))
-    .pop();
-  const message =
-    reason === undefined
-      ? "forgeplan exited 1; the log and the job summary say what failed"
-      : reason.slice("forgeplan: ".length);
-  return [{ level: "error", title: "forgeplan", message }];
-}
-
-/** The step's log as the steps write to it: lines and annotations, both redacted. */
-interface Log {
-  write(text: string): void;
-  note(annotated: Annotation): void;
-  redactor: Redactor;
-}
-
-async function comment(
-  context: ActionEnvironment,
-  { write, note, redactor }: Log,
-  inputs: ActionInputs,
-  pullRequest: PullRequest | undefined,
-  plan: Plan,
-  options: { title: string; commit?: string; detailsUrl?: string },
-): Promise<void> {
-  const { env } = context;
-  const warn = (message: string) => note({ level: "warning", title: "forgeplan", message });
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (pullRequest === undefined || !owner || !repo) {
-    warn("no pull request in this event: the plan is in the job summary only");
-    return;
-  }
-  if (inputs.githubToken === undefined) {
-    warn("no github-token: the plan is in the job summary only");
-    return;
-  }
-  const host = githubHost(workflowClient(context, inputs.githubToken), {
-    owner,
-    repo,
-    ...(inputs.commentAuthor !== undefined ? { commentAuthor: inputs.commentAuthor } : {}),
-  });
-  const body = planNoteBody(plan, redactor, {
-    ...options,
-    key: inputs.commentKey,
-    maxLength: host.bodyLimit,
-  });
-  try {
-    const result = await host.upsertPlanNote(
-      pullRequest.number,
-      commentMarker(inputs.commentKey),
-      body,
-    );
-    write(`forgeplan: pull-request comment ${result.action}: ${result.url}\n`);
-    if (result.warning !== undefined) warn(result.warning);
-  } catch (error) {
-    if (!(error instanceof ForgeError)) throw error;
-    // A pull request from a fork gets a read-only token: the plan stays in the job summary.
-    warn(`could not comment on pull request #${pullRequest.number}: ${error.message}`);
-  }
-}
-
-/** The client of the repository the workflow runs in: its comments and pull requests. */
-function workflowClient(context: ActionEnvironment, token: string): ForgeClient {
-  return new ForgeClient({
-    baseUrl: context.env.GITHUB_API_URL ?? "https://api.github.com",
-    kind: "repository",
-    token: new Secret(token, "input github-token"),
-    writeIntervalMs: 0,
-    ...(context.signal !== undefined ? { signal: context.signal } : {}),
-  });
-}
-
-/** Why an apply on merge stopped before sending anything: its plan is not one that was reviewed. */
-type Unreviewed = Refusal;
-
-/** The merged pull request's reviewed plan, and the revision to plan its change from when it was one. */
-interface Review {
-  go: true;
-  reviewed: Extract<Reviewed, { found: true }>;
-  /** The push's previous commit: the reviewed plan was of a change, so the same change is planned. */
-  revision?: string;
-  sha: string;
-}
-
-const ACCEPT_REPLAN = "set accept-replan: true";
-
-function stopUnreviewed(why: string): Unreviewed {
-  return refuseUnreviewed(why, ACCEPT_REPLAN);
 }
 
 /**
- * On merge, apply only what the pull request's comment showed. First the comment: the pull
- * request whose merge made this commit, and the digest its sticky comment for this comment-key
- * carries. A digest of a change (the comment showed `plan --changed-from` the pull request's base)
- * is compared with the change the push made: planned from the commit before it.
+ * The step the inputs name, over the workflow's GitHub; then its failures as annotations, the job
+ * summary and what became of the comment.
  */
-async function lookUpReview(
+async function runStep(
   context: ActionEnvironment,
   inputs: ActionInputs,
-  cwd: string,
-): Promise<Review | Unreviewed> {
-  const { env } = context;
-  const sha = env.GITHUB_SHA;
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? "").split("/");
-  if (sha === undefined || !owner || !repo) {
-    return stopUnreviewed(
-      "GITHUB_SHA and GITHUB_REPOSITORY are needed to find the pull request this merge belongs to",
-    );
-  }
-  if (inputs.githubToken === undefined) {
-    return stopUnreviewed("no github-token to find the pull request this merge belongs to");
-  }
-  let reviewed: Reviewed;
-  try {
-    const host = githubHost(workflowClient(context, inputs.githubToken), {
-      owner,
-      repo,
-      ...(inputs.commentAuthor !== undefined ? { commentAuthor: inputs.commentAuthor } : {}),
+  log: Log,
+  run: (argv: string[]) => Promise<CliRun>,
+): Promise<{ ran: StepRun; planFile: string }> {
+  const { env, cwd } = context;
+  const out = planPath(env, inputs);
+  rmSync(out, { force: true });
+  const host = workflowHost(env, inputs, context.signal);
+  const pullRequest = pullRequestOf(env);
+  const commit = pullRequest?.headSha ?? env.GITHUB_SHA;
+  const runUrl = runPage(env);
+  const job: StepJob<CliRun> = {
+    run,
+    readPlan,
+    say: (line) => log.write(`forgeplan: ${line}\n`),
+    redactor: log.redactor,
+    planFile: out,
+    noteKey: inputs.commentKey,
+    ...(commit !== undefined ? { commit } : {}),
+    ...(runUrl !== undefined ? { detailsUrl: runUrl } : {}),
+  };
+  const title = `forgeplan ${inputs.command}`;
+  let ran: StepRun;
+  if (inputs.command === "apply") {
+    ran = await applyStep(job, {
+      review: inputs.acceptReplan ? undefined : reviewLookup(env, inputs, host, cwd),
+      planArgs: (revision) => planArgs(inputs, out, cwd, revision),
+      // The job summary shows apply's report, in markdown.
+      apply: {
+        connection: connectionArgs(inputs),
+        allow: allowArgs(inputs),
+        output: ["--format", "markdown"],
+      },
+      allowPlanErrors: inputs.allowPlanErrors,
+      wording: APPLY_WORDING,
     });
-    reviewed = await host.reviewedPlan(sha, commentMarker(inputs.commentKey));
-  } catch (error) {
-    if (!(error instanceof ForgeError)) throw error;
-    return stopUnreviewed(
-      `could not read the pull request of commit ${sha.slice(0, 12)}: ${error.message}`,
-    );
+  } else {
+    const target = noteTarget(env, inputs, host, pullRequest);
+    const warn = (message: string) => log.note({ level: "warning", title: "forgeplan", message });
+    const { run: planned, ...rest } = await planStep(job, {
+      argv: planArgs(inputs, out, cwd, changedFrom(env, inputs, cwd, warn)),
+      title,
+      ...(target !== undefined ? { note: target } : {}),
+    });
+    ran = { planned, code: planned.code, ...rest };
   }
-  if (!reviewed.found) return stopUnreviewed(reviewed.reason);
-  if (reviewed.digest.partial !== true) return { go: true, reviewed, sha };
-  const before = pushedFrom(env);
-  if (before === undefined) {
-    return stopUnreviewed(
-      `pull request #${reviewed.number} showed the plan of its change, and this run is not a push that says which commit it came after`,
-    );
+  reportFailures(log, inputs, ran);
+  if (env.GITHUB_STEP_SUMMARY !== undefined) {
+    const summary = stepSummary(log.redactor, ran, { title, commit, detailsUrl: runUrl });
+    if (summary !== undefined) appendTo(env.GITHUB_STEP_SUMMARY, summary);
   }
-  if (!hasRevision(configDirectory(inputs, cwd), before)) {
-    return stopUnreviewed(
-      `pull request #${reviewed.number} showed the plan of its change; planning the same change needs the commit before the push, ${before.slice(0, 12)}, in the checkout (actions/checkout with fetch-depth: 0)`,
-    );
-  }
-  return { go: true, reviewed, sha, revision: before };
-}
-
-/** A push event's `before`: the commit the branch was at; none for a new branch or other events. */
-function pushedFrom(env: ActionEnvironment["env"]): string | undefined {
-  const path = env.GITHUB_EVENT_PATH;
-  if (env.GITHUB_EVENT_NAME !== "push" || path === undefined || !existsSync(path)) return undefined;
-  const before = (JSON.parse(readFileSync(path, "utf8")) as { before?: unknown }).before;
-  return typeof before === "string" && /^[0-9a-f]{40}$/.test(before) && !/^0+$/.test(before)
-    ? before
-    : undefined;
-}
-
-/** Then the plan made now must have the digest the comment carries; anything else stops the step. */
-function compareReviewed(review: Review, plan: Plan): Gate {
-  return gateReviewed(review.reviewed, plan, review.sha, {
-    where: `pull request #${review.reviewed.number}`,
-    override: ACCEPT_REPLAN,
-    planShownIn: "the job summary",
-    changeKind: "pull request",
-  });
+  reportNote(log, ran.note);
+  return { ran, planFile: out };
 }

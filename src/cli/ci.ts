@@ -1,22 +1,33 @@
-import { existsSync, mkdirSync, mkdtempSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { Secret } from "../core/secret.js";
+import { readPlan } from "../engine/merge.js";
 import { ForgeClient, ForgeError } from "../forge/client.js";
+import type { CiHost } from "../report/ci/host.js";
+import {
+  type ApplyWording,
+  applyStep,
+  type CommandRun,
+  type IssueOutcome,
+  type NoteOutcome,
+  planStep,
+  type StepJob,
+} from "../report/ci/steps.js";
 import { currentUser, type GitlabUser } from "../report/gitlab/api.js";
 import { gitlabHost } from "../report/gitlab/host.js";
 import { parseFlags } from "./args.js";
-import { applyStep, driftStep, planStep, type StepContext } from "./ci-steps.js";
-import { type CiStep, readGitlabCiJob, stepOf } from "./gitlab-ci-env.js";
-import { type Command, CliError } from "./io.js";
-import { hasRevision } from "./revision.js";
+import { type CiStep, type GitlabCiJob, readGitlabCiJob, stepOf } from "./gitlab-ci-env.js";
+import { type Command, CliError, type CommandIO } from "./io.js";
+import { configDirectory, hasRevision } from "./revision.js";
 import { runCli } from "./run.js";
 
 /**
  * `forgeplan ci`: the CI steps in a GitLab CI job, from GitLab's predefined variables. A
  * merge-request pipeline plans and keeps one sticky note on the merge request; a pipeline of the
  * default branch applies what the merged request's note showed; a scheduled pipeline checks drift
- * and keeps one issue. The steps are ci-steps.ts's, over GitLab (report/gitlab/host.ts).
+ * and keeps one issue. The steps are the GitHub Action's (report/ci/steps.ts), over GitLab
+ * (report/gitlab/host.ts), said in the job's log.
  */
 
 /** The CI/CD variable the token is read from unless --token-variable names another. */
@@ -85,12 +96,6 @@ function labelsOf(text: string | undefined): string[] {
   return labels;
 }
 
-/** The directory of the first configuration: where git is asked about revisions. */
-function configDirectory(config: readonly string[], cwd: string): string {
-  const first = resolve(cwd, config[0] ?? ".");
-  return existsSync(first) && statSync(first).isDirectory() ? first : dirname(first);
-}
-
 export const ci: Command = async (argv, io) => {
   const { values } = parseFlags("ci", argv, flags);
   if (values.help) {
@@ -101,8 +106,8 @@ export const ci: Command = async (argv, io) => {
   if (!(STEPS as readonly string[]).includes(chosen)) {
     throw new CliError(`ci: --step must be one of ${STEPS.join(", ")}, got '${chosen}'`);
   }
-  const job = readGitlabCiJob(io.env);
-  const step: CiStep = chosen === "auto" ? stepOf(job) : (chosen as CiStep);
+  const pipeline = readGitlabCiJob(io.env);
+  const step: CiStep = chosen === "auto" ? stepOf(pipeline) : (chosen as CiStep);
   const variable = values["token-variable"] ?? TOKEN_VARIABLE;
   const token = io.env[variable]?.trim();
   if (token === undefined || token === "") {
@@ -112,16 +117,8 @@ export const ci: Command = async (argv, io) => {
   }
   // Before anything is written: no line of the job's log may show it.
   io.redactor.add(token, variable);
-  const config = values.config ?? ["forgeplan.yaml"];
-  const configArgs = [
-    ...config.flatMap((file) => ["-c", file]),
-    ...(values.concurrency !== undefined ? ["--concurrency", values.concurrency] : []),
-    ...(values["write-interval"] !== undefined
-      ? ["--write-interval", values["write-interval"]]
-      : []),
-  ];
   const client = new ForgeClient({
-    baseUrl: job.serverUrl,
+    baseUrl: pipeline.serverUrl,
     kind: "planning",
     token: new Secret(token, variable),
     // A note or an issue a run, as the Action's own client writes its comments.
@@ -138,63 +135,192 @@ export const ci: Command = async (argv, io) => {
     throw error;
   }
   const host = gitlabHost(client, {
-    project: job.project,
+    project: pipeline.project,
     author,
     issueLabels: labelsOf(values["issue-labels"]),
   });
   const cliEnv = { ...io.env, GITLAB_TOKEN: io.env.GITLAB_TOKEN ?? token };
+  const job = gitlabJob(io, pipeline, values, (args) =>
+    runCli(args, { ...io, env: cliEnv, stdinIsTTY: false }),
+  );
+  job.say(`ci: ${step} (pipeline source ${pipeline.source}) as ${author.username}`);
+  return await runStep(step, { io, job, host, pipeline, values });
+};
+
+type Values = ReturnType<typeof parseFlags<typeof flags>>["values"];
+
+/** The step's job: forgeplan's commands in-process, the log on stderr, the plan in a fresh file. */
+function gitlabJob(
+  io: CommandIO,
+  pipeline: GitlabCiJob,
+  values: Values,
+  runCommand: (argv: string[]) => Promise<number>,
+): StepJob<CommandRun> {
   const dir = join(tmpdir(), "forgeplan-ci");
   mkdirSync(dir, { recursive: true });
-  const ctx: StepContext = {
-    io,
-    host,
-    run: (args) => {
-      io.stderr.write(`forgeplan: running forgeplan ${args.join(" ")}\n`);
-      return runCli(args, { ...io, env: cliEnv, stdinIsTTY: false });
+  const say = (line: string) => io.stderr.write(`forgeplan: ${line}\n`);
+  const config = values.config ?? ["forgeplan.yaml"];
+  return {
+    run: async (args) => {
+      say(`running forgeplan ${args.join(" ")}`);
+      return { code: await runCommand(args) };
     },
-    configArgs,
-    targetArgs: (values.target ?? []).flatMap((address) => ["--target", address]),
+    readPlan,
+    say,
+    redactor: io.redactor,
     planFile: join(mkdtempSync(join(dir, "run-")), "plan.json"),
     noteKey: values["note-key"] ?? config.join(" "),
-    ...(job.sha !== undefined ? { commit: job.sha } : {}),
-    ...(job.logUrl !== undefined ? { logUrl: job.logUrl } : {}),
+    ...(pipeline.sha !== undefined ? { commit: pipeline.sha } : {}),
+    ...(pipeline.logUrl !== undefined ? { detailsUrl: pipeline.logUrl } : {}),
     ...(values["terraform-report"] !== undefined
       ? { terraformReport: resolve(io.cwd, values["terraform-report"]) }
       : {}),
   };
-  io.stderr.write(`forgeplan: ci: ${step} (pipeline source ${job.source}) as ${author.username}\n`);
+}
+
+async function runStep(
+  step: CiStep,
+  {
+    io,
+    job,
+    host,
+    pipeline,
+    values,
+  }: {
+    io: CommandIO;
+    job: StepJob<CommandRun>;
+    host: CiHost;
+    pipeline: GitlabCiJob;
+    values: Values;
+  },
+): Promise<number> {
+  const config = values.config ?? ["forgeplan.yaml"];
+  const configArgs = [
+    ...config.flatMap((file) => ["-c", file]),
+    ...(values.concurrency !== undefined ? ["--concurrency", values.concurrency] : []),
+    ...(values["write-interval"] !== undefined
+      ? ["--write-interval", values["write-interval"]]
+      : []),
+  ];
+  const targetArgs = (values.target ?? []).flatMap((address) => ["--target", address]);
+  const planArgs = (revision: string | undefined) => [
+    "plan",
+    ...configArgs,
+    ...targetArgs,
+    ...(revision === undefined ? [] : ["--changed-from", revision]),
+    "--out",
+    job.planFile,
+  ];
   const gitDir = configDirectory(config, io.cwd);
   switch (step) {
     case "plan": {
       let revision: string | undefined;
-      if (job.mergeRequest !== undefined && job.diffBase !== undefined) {
-        if (hasRevision(gitDir, job.diffBase)) revision = job.diffBase;
+      if (pipeline.mergeRequest !== undefined && pipeline.diffBase !== undefined) {
+        if (hasRevision(gitDir, pipeline.diffBase)) revision = pipeline.diffBase;
         else {
-          io.stderr.write(
-            `forgeplan: the merge request's base commit ${job.diffBase.slice(0, 12)} is not in the clone (GIT_DEPTH: 0 fetches it): planning the whole configuration\n`,
+          job.say(
+            `the merge request's base commit ${pipeline.diffBase.slice(0, 12)} is not in the clone (GIT_DEPTH: 0 fetches it): planning the whole configuration`,
           );
         }
       }
-      return await planStep(ctx, { number: job.mergeRequest, revision });
-    }
-    case "apply":
-      return await applyStep(ctx, {
-        sha: job.sha,
-        before: job.before,
-        hasRevision: (revision) => hasRevision(gitDir, revision),
-        acceptReplan: values["accept-replan"] === true,
-        override: "pass --accept-replan",
-        allow: (
-          [
-            "allow-delete",
-            "allow-visibility",
-            "allow-create",
-            "allow-protection-gap",
-            "allow-plan-errors",
-          ] as const
-        ).flatMap((name) => (values[name] === true ? [`--${name}`] : [])),
+      const planned = await planStep(job, {
+        argv: planArgs(revision),
+        title: "forgeplan plan",
+        note:
+          pipeline.mergeRequest === undefined
+            ? { skipped: "not a merge-request pipeline: the plan is in the job log only" }
+            : { host, number: pipeline.mergeRequest },
       });
-    case "drift":
-      return await driftStep(ctx);
+      return sayNote(job.say, planned.note) ? planned.run.code : 1;
+    }
+    case "apply": {
+      const applied = await applyStep(job, {
+        review: values["accept-replan"]
+          ? undefined
+          : pipeline.sha === undefined
+            ? { cannot: "CI_COMMIT_SHA is needed to find the merge request this commit belongs to" }
+            : {
+                host,
+                sha: pipeline.sha,
+                before: pipeline.before,
+                hasRevision: (revision) => hasRevision(gitDir, revision),
+              },
+        planArgs,
+        apply: { connection: configArgs, allow: allowArgs(values), output: [] },
+        allowPlanErrors: values["allow-plan-errors"] === true,
+        wording: APPLY_WORDING,
+      });
+      if (applied.refused !== undefined) job.say(`apply: ${applied.refused.message}`);
+      return applied.code;
+    }
+    case "drift": {
+      const checked = await planStep(job, {
+        argv: ["drift", ...configArgs, ...targetArgs, "--out", job.planFile],
+        title: "forgeplan drift",
+        driftIssue: host,
+      });
+      return sayIssue(job.say, checked.issue) ? checked.run.code : 1;
+    }
   }
+}
+
+/** How the log of a GitLab job words the apply's refusals. */
+const APPLY_WORDING: ApplyWording = {
+  override: "pass --accept-replan",
+  accepted: "--accept-replan",
+  planShownIn: "the job log",
+  changeKind: "merge request",
+  notAPush:
+    "this pipeline is not a push that says which commit it came after (CI_COMMIT_BEFORE_SHA)",
+  fullHistory: "in the clone (GIT_DEPTH: 0)",
 };
+
+const ALLOW_FLAGS = [
+  "allow-delete",
+  "allow-visibility",
+  "allow-create",
+  "allow-protection-gap",
+  "allow-plan-errors",
+] as const;
+
+function allowArgs(values: Partial<Record<(typeof ALLOW_FLAGS)[number], boolean>>): string[] {
+  return ALLOW_FLAGS.flatMap((name) => (values[name] === true ? [`--${name}`] : []));
+}
+
+/** Says what became of the plan note; false when the host refused it, which fails the step. */
+function sayNote(say: (line: string) => void, note: NoteOutcome | undefined): boolean {
+  switch (note?.status) {
+    case undefined:
+      return true;
+    case "skipped":
+      say(note.reason);
+      return true;
+    case "failed":
+      say(`could not write the plan note on ${note.where}: ${note.error.message}`);
+      return false;
+    case "written":
+      say(`plan note ${note.result.action} on ${note.where}: ${note.result.url}`);
+      if (note.result.warning !== undefined) say(`warning: ${note.result.warning}`);
+      return true;
+  }
+}
+
+/** Says what became of the drift issue; false when it could not be kept, which fails the step. */
+function sayIssue(say: (line: string) => void, issue: IssueOutcome | undefined): boolean {
+  switch (issue?.status) {
+    case undefined:
+      return true;
+    case "left":
+      say(issue.reason);
+      return true;
+    case "failed":
+      say(`could not keep the drift issue: ${issue.error.message}`);
+      return false;
+    case "kept":
+      if (issue.result.action !== "none") {
+        say(`drift issue #${issue.result.number} ${issue.result.action}: ${issue.result.url}`);
+      }
+      if (issue.result.warning !== undefined) say(`warning: ${issue.result.warning}`);
+      return true;
+  }
+}

@@ -1,8 +1,8 @@
 import type { DesiredState } from "../config/model.js";
-import { DRIFT_MARKER, hasDrift } from "../report/drift-issue.js";
+import { keepDriftIssue } from "../report/ci/steps.js";
+import { hasDrift } from "../report/drift-issue.js";
 import { githubHost } from "../report/github/host.js";
 import { type ForgeClient, ForgeError } from "../forge/client.js";
-import { renderPlan } from "../render/index.js";
 import { parseFlags } from "./args.js";
 import { type Command, CliError, type CliIO } from "./io.js";
 import {
@@ -133,32 +133,25 @@ export const drift: Command = async (argv, io) => {
     if (issueRepo !== undefined && viaTarget !== undefined) {
       const client = session.clients.get(viaTarget);
       if (client === undefined) throw new CliError(`drift: target '${viaTarget}' is not connected`);
-      if (!drifted && plan.errors > 0) {
-        io.stderr.write("forgeplan: the drift issue is left as it is: the plan has errors\n");
-      } else {
-        const host = githubHost(client, issueRepo);
-        const result = await host
-          .reportDrift({
-            drifted,
-            body: renderPlan(io.redactor.plan(plan), "markdown", {
-              title: "forgeplan drift",
-              maxLength: host.bodyLimit - DRIFT_MARKER.length - 1,
-            }),
-            resolvedNote: `No drift at ${new Date().toISOString()}: live state matches the desired state again.`,
-          })
-          .catch((error: unknown) => {
-            if (error instanceof ForgeError) {
-              throw new CliError(`drift: could not report the drift issue: ${error.message}`);
-            }
-            throw error;
-          });
+      const kept = await keepDriftIssue(githubHost(client, issueRepo), plan, io.redactor, {}).catch(
+        (error: unknown) => {
+          if (error instanceof ForgeError) {
+            throw new CliError(`drift: could not report the drift issue: ${error.message}`);
+          }
+          throw error;
+        },
+      );
+      if (kept.status === "left") io.stderr.write(`forgeplan: ${kept.reason}\n`);
+      else {
+        const { result } = kept;
         if (result.action !== "none") {
           io.stderr.write(
             `forgeplan: drift issue ${issueRepo.owner}/${issueRepo.repo}#${result.number} ${result.action}\n`,
           );
         }
-        if (result.warning !== undefined)
+        if (result.warning !== undefined) {
           io.stderr.write(`forgeplan: warning: ${result.warning}\n`);
+        }
       }
     }
     if (plan.errors > 0) return 1;

@@ -48,6 +48,15 @@ export function hasRevision(dir: string, ref: string): boolean {
   }
 }
 
+/**
+ * The directory of the (first) configuration: where a CI step asks git about revisions (a change
+ * request's base, the commit before a push).
+ */
+export function configDirectory(config: readonly string[], cwd: string): string {
+  const first = resolve(cwd, config[0] ?? ".");
+  return existsSync(first) && statSync(first).isDirectory() ? first : dirname(first);
+}
+
 /** The object at `REF:./name` seen from `dir`: its type, or undefined when it is not there. */
 function objectType(dir: string, ref: string, name: string): string | undefined {
   try {

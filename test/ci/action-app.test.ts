@@ -1,10 +1,8 @@
-import { createPrivateKey } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
-import { signAppJwt } from "../../src/forge/app-jwt.js";
-import { APP_ID, appKeys, appSeedFile, INSTALLATION_ID } from "../helpers/apps.js";
+import { APP_ID, appKeys, appSeedFile, installationToken } from "../helpers/apps.js";
 import { call } from "../helpers/sandbox.js";
 import { runActionStep, tempDir, workspace } from "./helpers.js";
 
@@ -70,19 +68,6 @@ describe("the Action signed in as a GitHub App", () => {
 });
 
 describe("the plan comment written with an installation token", () => {
-  /** An installation token of App 4242 (named `slug`), as the workflow's GITHUB_TOKEN is one. */
-  async function installationToken(running: RunningSandbox): Promise<string> {
-    const jwt = signAppJwt(APP_ID, createPrivateKey(appKeys().privateKey), Date.now());
-    const answer = await call(
-      running,
-      "POST",
-      `/app/installations/${INSTALLATION_ID}/access_tokens`,
-      { token: jwt.reveal() },
-    );
-    expect(answer.status).toBe(201);
-    return answer.body.token as string;
-  }
-
   interface Pull {
     number: number;
     head: { sha: string };

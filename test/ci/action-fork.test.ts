@@ -1,8 +1,6 @@
-import { createPrivateKey } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { signAppJwt } from "../../src/forge/app-jwt.js";
 import { type RunningSandbox, startSandbox } from "../../src/sandbox/index.js";
-import { APP_ID, appKeys, appSeedFile, INSTALLATION_ID } from "../helpers/apps.js";
+import { appKeys, appSeedFile, installationToken } from "../helpers/apps.js";
 import { call } from "../helpers/sandbox.js";
 import { runActionStep, workspace } from "./helpers.js";
 
@@ -26,17 +24,7 @@ const protectApi = [
  * from forked repositories"): an installation token of the github-actions App that may read pull
  * requests but not write them, as GitHub gives it.
  */
-async function readOnlyToken(running: RunningSandbox): Promise<string> {
-  const jwt = signAppJwt(APP_ID, createPrivateKey(appKeys().privateKey), Date.now());
-  const answer = await call(
-    running,
-    "POST",
-    `/app/installations/${INSTALLATION_ID}/access_tokens`,
-    { token: jwt.reveal() },
-  );
-  expect(answer.status).toBe(201);
-  return answer.body.token as string;
-}
+const readOnlyToken = installationToken;
 
 describe("the Action on a pull request from a fork", () => {
   it("plans, keeps the plan in the job summary and says in one warning why there is no comment", async () => {

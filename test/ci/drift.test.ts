@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/core/plan.js";
 import { startSandbox } from "../../src/sandbox/index.js";
-import { APP_ID, appKeys, appSeedFile } from "../helpers/apps.js";
+import { APP_ID, appKeys, appSeedFile, installationToken } from "../helpers/apps.js";
 import { runInProcess } from "../helpers/cli.js";
 import { call } from "../helpers/sandbox.js";
 import { SECRET_TOKEN, tempDir, workspace, world } from "./helpers.js";
@@ -192,6 +192,27 @@ describe("forgeplan drift --cache", () => {
         await call(sandbox, "GET", `/repos/acme/api/issues/${number}`, { token: "sandbox-admin" })
       ).body;
       expect(issue.user.login).toBe("settings-bot[bot]");
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
+  it("warns when another App's installation token, given as a token, opens the issue as its bot", async () => {
+    const sandbox = await startSandbox({ port: 0, seed: appSeedFile(appKeys().publicKey) });
+    try {
+      const token = await installationToken(sandbox);
+      const cwd = workspace(
+        sandbox,
+        "repositories:\n  - name: acme/web\n    branch_protection:\n      main: { enforce_admins: true }\n",
+      );
+      const opened = await runInProcess(
+        ["drift", "--report-issue", "acme/api", "--write-interval", "0"],
+        { env: { GITHUB_TOKEN: token }, cwd },
+      );
+      // An installation token cannot read GET /user: forgeplan takes it for github-actions[bot]'s.
+      expect(opened.stderr).toMatch(
+        /^forgeplan: drift issue acme\/api#\d+ opened\nforgeplan: warning: the drift issue was opened as settings-bot\[bot\], not github-actions\[bot\], so the next run will not find it: sign the target in as the App/,
+      );
     } finally {
       await sandbox.stop();
     }

@@ -365,6 +365,28 @@ describe("forgeplan ci on GitLab CI", () => {
     expectNoCanary(...logs);
   });
 
+  it("applies the rest of a plan with errors under --allow-plan-errors, and refuses nothing with nothing to apply", async () => {
+    const sandbox = await world();
+    // acme/ghost does not exist: its change cannot be planned; acme/api's can.
+    const cwd = workspace(
+      sandbox,
+      "Managed by forgeplan",
+      '  - project: acme/ghost\n    settings:\n      description: "Ghost"',
+    );
+    const flags = ["--accept-replan", "--allow-plan-errors"];
+    const applied = await ci(sandbox, cwd, "default_branch", { flags });
+    expect(applied.code, applied.log).toBe(1);
+    expect(applied.log).toContain("gitlab/acme/ghost");
+    expect(await description(sandbox)).toBe("Managed by forgeplan");
+
+    // A push no merge request made, with nothing left to apply: no review is needed.
+    const settled = workspace(sandbox, "Managed by forgeplan");
+    const quiet = await ci(sandbox, settled, "default_branch", { sha: BASE });
+    expect(quiet.code, quiet.log).toBe(0);
+    expect(quiet.log).not.toContain("nothing was applied");
+    expectNoCanary(...logs);
+  });
+
   it("says what is missing outside a GitLab CI job, or without a token, in one line", async () => {
     const sandbox = await world();
     const cwd = workspace(sandbox, "Managed by forgeplan");

@@ -1,9 +1,12 @@
-import { generateKeyPairSync } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync } from "node:crypto";
 import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { stringify } from "yaml";
-import { demoWorld } from "../../src/sandbox/index.js";
+import { signAppJwt } from "../../src/forge/app-jwt.js";
+import { demoWorld, type RunningSandbox } from "../../src/sandbox/index.js";
+import { call } from "./sandbox.js";
 
 /** An RSA key pair as GitHub hands an App's key out (PKCS#1 PEM), made fresh for the test run. */
 export interface AppKeys {
@@ -101,4 +104,17 @@ export function keyFile(privateKey: string): string {
   const file = join(dir, "app.pem");
   writeFileSync(file, privateKey, { mode: 0o600 });
   return file;
+}
+
+/** An installation token of App 4242's installation 77, minted as a workflow's token is. */
+export async function installationToken(running: RunningSandbox): Promise<string> {
+  const jwt = signAppJwt(APP_ID, createPrivateKey(appKeys().privateKey), Date.now());
+  const answer = await call(
+    running,
+    "POST",
+    `/app/installations/${INSTALLATION_ID}/access_tokens`,
+    { token: jwt.reveal() },
+  );
+  expect(answer.status).toBe(201);
+  return answer.body.token as string;
 }

@@ -1,10 +1,10 @@
 import type { PlanDigest } from "../plan-digest.js";
 
 /**
- * What the CI steps (plan with a sticky note, apply of what was reviewed, the drift issue) need of
- * the code host they run on. The GitHub Action and `forgeplan ci` on GitLab run the same steps over
- * one of these: GitHub's pull-request comments and issues (ci/github/host.ts), GitLab's
- * merge-request notes and issues (ci/gitlab/host.ts).
+ * What the CI steps (steps.ts: plan with a sticky note, apply of what was reviewed, the drift issue)
+ * need of the code host they run on. The GitHub Action and `forgeplan ci` on GitLab run those steps
+ * over one of these: GitHub's pull-request comments and issues (report/github/host.ts), GitLab's
+ * merge-request notes and issues (report/gitlab/host.ts).
  */
 export interface CiHost {
   /** How the host names a change request in messages: "pull request #3", "merge request !1". */

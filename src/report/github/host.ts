@@ -48,16 +48,19 @@ export function githubHost(
       return await reviewedPlan(client, { owner, repo, sha }, marker, await trustedAuthors());
     },
     async reportDrift(report) {
-      const result = await reportDriftIssue(client, {
-        owner,
-        repo,
-        ...report,
-        author: await author(),
-      });
+      const writer = await author();
+      const result = await reportDriftIssue(client, { owner, repo, ...report, author: writer });
+      // An installation token of another App, given as a token: the next run looks for its issue
+      // under the wrong login and would open another.
+      const warning =
+        result.openedBy !== undefined && !sameLogin(result.openedBy, writer)
+          ? `the drift issue was opened as ${result.openedBy}, not ${writer}, so the next run will not find it: sign the target in as the App (app_id and its private key) so forgeplan knows the login it writes as`
+          : undefined;
       return {
         action: result.action,
         ...(result.number !== undefined ? { number: result.number } : {}),
         ...(result.html_url !== undefined ? { url: result.html_url } : {}),
+        ...(warning !== undefined ? { warning } : {}),
       };
     },
   };
