@@ -108,9 +108,7 @@ export function ownersSection(
         }
       }
     })
-    .describe(
-      `A ${frame.what} and what forgeplan manages of it: ${keys}.`,
-    );
+    .describe(`A ${frame.what} and what forgeplan manages of it: ${keys}.`);
   const present = (value: OwnerEntry) =>
     parts.filter((part) => value[part.setting.key] !== undefined);
   const part: SectionPart<typeof entry> = {
@@ -133,7 +131,8 @@ export function ownersSection(
       ),
       defines: (owner, target) => {
         // The loader keeps what is defined apart per target: an instance entry is its target's.
-        const whose = named === undefined ? `the ${frame.what} ${target}` : `${frame.what} ${ownerOf(owner)}`;
+        const whose =
+          named === undefined ? `the ${frame.what} ${target}` : `${frame.what} ${ownerOf(owner)}`;
         return present(owner).flatMap(({ setting }) =>
           setting.defines(owner[setting.key]).map((defined): Defined => ({
             id: `${ownerOf(owner).toLowerCase()}|${setting.key}|${defined.id}`,

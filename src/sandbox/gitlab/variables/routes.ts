@@ -146,7 +146,8 @@ function refuseInvalid(
 }
 
 function routesOf(scope: Where): Route[] {
-  const base = scope === "instance" ? "/api/v4/admin/ci/variables" : `/api/v4/${scope}/:id/variables`;
+  const base =
+    scope === "instance" ? "/api/v4/admin/ci/variables" : `/api/v4/${scope}/:id/variables`;
   const template = scope === "instance" ? base : `/api/v4/${scope}/{id}/variables`;
   const shape = scope === "instance" ? instanceVariable : variable;
   return [
