@@ -39,12 +39,16 @@ beforeAll(async () => {
 });
 afterAll(() => world.stop());
 
-async function run(command: "plan" | "apply", config: string, env: Record<string, string>) {
+async function run(
+  command: "plan" | "apply",
+  config: string,
+  env: Record<string, string>,
+  ...more: string[]
+) {
   requests = [];
   const flags = command === "plan" ? ["--format", "json"] : ["--auto-approve", "--allow-delete"];
-  const result = await runInProcess([command, "-c", config, "--sandbox-url", world.url, ...flags], {
-    env,
-  });
+  const argv = [command, "-c", config, "--sandbox-url", world.url, ...flags, ...more];
+  const result = await runInProcess(argv, { env });
   return { ...result, plan: command === "plan" ? (JSON.parse(result.stdout) as Plan) : undefined };
 }
 
@@ -153,8 +157,11 @@ describe("the GitLab instance's CI/CD variables", () => {
       body: { value: "edited_by_hand_0003", protected: false },
     });
     expect(edited.status).toBe(200);
-    const planned = await run("plan", configFile(CONFIG), ENV);
+    // Targeted by its address, as any change is.
+    const target = "gitlab/(instance)/gitlab_variable/DEPLOY_TOKEN";
+    const planned = await run("plan", configFile(CONFIG), ENV, "--target", target);
     expect(planned.code).toBe(2);
+    expect(planned.plan!.changes.map((change) => change.address)).toEqual([target]);
     expect(pending(planned.plan!).map((change) => [change.name, change.diff])).toEqual([
       [
         "DEPLOY_TOKEN",
