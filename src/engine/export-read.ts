@@ -52,6 +52,8 @@ export async function exportOwner(
   const numeric = scope === "group" && /^[0-9]+$/.test(owner);
   const named = scope === "instance" ? reader.target : numeric ? Number(owner) : owner;
   const entry: Record<string, unknown> = { [nameKey]: named };
+  const whose =
+    scope === "instance" ? `the instance of target ${reader.target}` : `${scope} ${owner}`;
   // An organization's entry travels with its owner's file (--out DIR/); a group's has none.
   const file = scope === "organization" ? owner : undefined;
   const failures: Unread = [];
@@ -60,8 +62,7 @@ export async function exportOwner(
   for (const { part } of OWNER_KINDS[scope]) {
     if (part.export === undefined && part.comments === undefined) continue;
     const key = part.setting.key;
-    const what = scope === "instance" ? `the instance's ${key}` : `the ${key} of ${scope} ${owner}`;
-    const result = await reading(what, file, failures, async () => ({
+    const result = await reading(`the ${key} of ${whose}`, file, failures, async () => ({
       value: await part.export?.(reader, owner),
       comments: (await part.comments?.(reader, owner)) ?? [],
     }));
@@ -72,7 +73,7 @@ export async function exportOwner(
   }
   if (!anything && failures.length > 0) {
     unread.push({
-      text: `not exported: ${scope === "instance" ? `the instance of target ${reader.target}` : `${scope} ${owner}`}: ${reasonOf(failures[0]!)}`,
+      text: `not exported: ${whose}: ${reasonOf(failures[0]!)}`,
       ...(file ? { owner: file } : {}),
     });
     return { entries: [], comments };

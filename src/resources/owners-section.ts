@@ -14,6 +14,8 @@ export interface OwnerFrame {
   named?: { key: "name" | "group"; schema: z.ZodType };
   targetType: TargetType;
   noun: readonly [string, string];
+  /** The section's description, given the keys its kinds add. */
+  description(keys: string): string;
   /** What an owner is, in messages: "organization", "group". */
   what: string;
 }
@@ -29,6 +31,7 @@ export const ORGANIZATIONS: OwnerFrame = {
   },
   targetType: "github",
   noun: ["organization", "organizations"],
+  description: (keys) => `Organizations and their ${keys}.`,
   what: "organization",
 };
 
@@ -44,6 +47,7 @@ export const GROUPS: OwnerFrame = {
   },
   targetType: "gitlab",
   noun: ["group", "groups"],
+  description: (keys) => `Groups and their ${keys}.`,
   what: "group",
 };
 
@@ -54,13 +58,15 @@ export const GROUPS: OwnerFrame = {
 export const INSTANCE_SCOPE = "(instance)";
 
 /**
- * A GitLab instance's own settings, one entry per GitLab target (`target` picks it; the default
- * GitLab target when left out): what an administrator manages for every group and project.
+ * A GitLab instance's own settings, one entry per GitLab target (`target` names it, and may be left
+ * out when there is one): what an administrator manages for every group and project.
  */
 export const INSTANCE: OwnerFrame = {
   at: "instance",
   targetType: "gitlab",
   noun: ["instance", "instances"],
+  description: (keys) =>
+    `A GitLab instance's own ${keys}, for every group and project: one entry per GitLab target, planned with an administrator's token.`,
   what: "GitLab instance",
 };
 
@@ -116,10 +122,7 @@ export function ownersSection(
       at: [frame.at],
       entry,
       list: true,
-      description:
-        named === undefined
-          ? `A GitLab instance's own ${keys}, for every group and project: one entry per GitLab target, planned with an administrator's token.`
-          : `${frame.noun[1][0]!.toUpperCase()}${frame.noun[1].slice(1)} and their ${keys}.`,
+      description: frame.description(keys),
       targetType: frame.targetType,
       noun: frame.noun,
       scope: ownerOf,
