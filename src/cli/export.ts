@@ -76,7 +76,8 @@ function propertiesWanted(flags: readonly string[]): Record<string, string[]> | 
 
 /**
  * `forgeplan export`: prints desired-state YAML for the named repositories, projects and groups
- * (and the GitLab instance), read from live state. Without a config file it uses the default targets (GitHub and GitLab).
+ * (and the GitLab instance), read from live state. Without a config file it uses the default
+ * targets (GitHub and GitLab).
  */
 export const exportCommand: Command = async (argv, io) => {
   const { values } = parseFlags("export", argv, flags);
@@ -178,8 +179,8 @@ function yamlOf(document: Record<string, unknown>, comments: readonly ExportComm
 
 /**
  * The YAML to write: one document, or (for a directory) one file per owner — its repositories and
- * its organization entry — plus `gitlab.yaml` for GitLab projects, groups and instance. The files load
- * together (`-c DIR`) as the one document would.
+ * its organization entry — plus `gitlab.yaml` for GitLab projects, groups and instance. The files
+ * load together (`-c DIR`) as the one document would.
  */
 function exportFiles(exported: ExportedState, split: boolean): Map<string, string> {
   const { document } = exported;

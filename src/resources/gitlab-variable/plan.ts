@@ -11,10 +11,12 @@ import { type GitlabVariable, type GitlabVariables, identityOf, nameOf } from ".
 
 /**
  * Plans the CI/CD variables of a project, a group or the instance (`VariablePlace`) against one
- * listing. A variable is its key and environment scope;
- * every request about one names both (`filter[environment_scope]`), since GitLab answers 409 "There
- * are multiple variables with provided parameters. Please use 'filter[environment_scope]'" for a
- * key that exists in more than one scope (lib/api/helpers/variables_helpers.rb `find_variable`).
+ * listing. A project's or a group's variable is its key and environment scope; every request about
+ * one names both (`filter[environment_scope]`), since GitLab answers 409 "There are multiple
+ * variables with provided parameters. Please use 'filter[environment_scope]'" for a key that exists
+ * in more than one scope (lib/api/helpers/variables_helpers.rb `find_variable`). The instance's are
+ * keys alone, read as of the scope `*`, and its API takes neither scope nor filter
+ * (lib/api/admin/ci/variables.rb).
  *
  * The value is compared exactly where GitLab returns it, and shown only as "(sensitive)"; a hidden
  * variable's (GitLab answers `value: null`) by presence, sent again only when rotated. The flags

@@ -18,8 +18,9 @@ import { type CiVariable, variablesOf } from "./records.js";
 import { instanceVariable, variable } from "./shapes.js";
 
 /**
- * GitLab's project-, group- and instance-level CI/CD variables APIs (doc/api/project_level_variables.md,
- * group_level_variables.md; lib/api/ci/variables.rb, lib/api/group_variables.rb):
+ * GitLab's project-, group- and instance-level CI/CD variables APIs (doc/api/
+ * project_level_variables.md, group_level_variables.md; lib/api/ci/variables.rb,
+ * lib/api/group_variables.rb):
  * - every route takes a project's Maintainer role (`authorize! :admin_build`) or a group's Owner
  *   role (docs, "CI/CD variables", "For a group": "You must be a group member with the Owner
  *   role"), 403 otherwise;
