@@ -23,11 +23,12 @@ export const flags = {
   where: { type: "string", multiple: true },
   project: { type: "string", multiple: true },
   group: { type: "string", multiple: true },
+  instance: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 export const help = `usage: forgeplan export [--repo OWNER/REPO|OWNER/GLOB]... [--org OWNER]... [--where PROPERTY=VALUE]...
-                        [--project ID]... [--group ID]... [--out FILE|DIR/] [-c FILE]
+                        [--project ID]... [--group ID]... [--instance] [--out FILE|DIR/] [-c FILE]
 
 Prints desired-state YAML read from live state; planning it shows no changes. Repository settings
 (branch protections, webhooks without their write-only secrets) are written out in full; what a
@@ -40,13 +41,16 @@ what must not exist.
                            settings, Actions permissions, variables, rulesets, hooks and the names of
                            its secrets (write-only values as \${…} placeholders to fill)
   --out FILE|DIR/          write to FILE instead of stdout, or to a directory (a trailing / or an
-                           existing one): a file per owner, gitlab.yaml for GitLab projects and groups
+                           existing one): a file per owner, gitlab.yaml for GitLab's projects, groups
+                           and instance
   --where NAME=VALUE       only the repositories of a glob whose custom property NAME has VALUE
                            (repeatable; the same NAME twice accepts either value), written as the
                            glob entry's where
   --project ID|PATH        a GitLab project to export (repeatable)
   --group ID|PATH          a GitLab group, every group below it and every project in them
                            (repeatable)
+  --instance               the GitLab instance's own CI/CD variables (an administrator's token;
+                           values as \${…} placeholders to fill)
 ${connectionHelp(["config", "write-interval"])}  -c, --config FILE        take the targets from this config (default: forgeplan.yaml if present,
                            else the default GitHub and GitLab targets)
   -h, --help               this text
@@ -71,8 +75,9 @@ function propertiesWanted(flags: readonly string[]): Record<string, string[]> | 
 }
 
 /**
- * `forgeplan export`: prints desired-state YAML for the named repositories, projects and groups,
- * read from live state. Without a config file it uses the default targets (GitHub and GitLab).
+ * `forgeplan export`: prints desired-state YAML for the named repositories, projects and groups
+ * (and the GitLab instance), read from live state. Without a config file it uses the default
+ * targets (GitHub and GitLab).
  */
 export const exportCommand: Command = async (argv, io) => {
   const { values } = parseFlags("export", argv, flags);
@@ -83,6 +88,7 @@ export const exportCommand: Command = async (argv, io) => {
   const projects = values.project ?? [];
   const groups = values.group ?? [];
   const orgs = values.org ?? [];
+  const instance = values.instance === true;
   for (const org of orgs) {
     if (!OWNER_NAME.test(org))
       throw new CliError(`export: --org expects a name such as acme, got '${org}'`);
@@ -95,10 +101,11 @@ export const exportCommand: Command = async (argv, io) => {
     ...(where !== undefined && { where }),
     projects,
     groups,
+    instance,
   };
-  if (request.repos.length + projects.length + groups.length === 0) {
+  if (request.repos.length + projects.length + groups.length === 0 && !instance) {
     throw new CliError(
-      "export: name what to export with --repo OWNER/REPO, --org OWNER, --project ID or --group ID",
+      "export: name what to export with --repo OWNER/REPO, --org OWNER, --project ID, --group ID or --instance",
     );
   }
   const configured =
@@ -111,7 +118,9 @@ export const exportCommand: Command = async (argv, io) => {
   const planningTarget = state.targets.find((target) => target.type === "gitlab");
   const use = [
     ...(request.repos.length > 0 && repositoryTarget ? [repositoryTarget.name] : []),
-    ...(projects.length + groups.length > 0 && planningTarget ? [planningTarget.name] : []),
+    ...((projects.length + groups.length > 0 || instance) && planningTarget
+      ? [planningTarget.name]
+      : []),
   ];
   // Reads are paced like a plan's; a long export says how far it got on stderr.
   const progress = new Progress({
@@ -170,8 +179,8 @@ function yamlOf(document: Record<string, unknown>, comments: readonly ExportComm
 
 /**
  * The YAML to write: one document, or (for a directory) one file per owner — its repositories and
- * its organization entry — plus `gitlab.yaml` for GitLab projects and groups. The files load
- * together (`-c DIR`) as the one document would.
+ * its organization entry — plus `gitlab.yaml` for GitLab projects, groups and instance. The files
+ * load together (`-c DIR`) as the one document would.
  */
 function exportFiles(exported: ExportedState, split: boolean): Map<string, string> {
   const { document } = exported;

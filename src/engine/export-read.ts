@@ -33,13 +33,14 @@ export async function reading<T>(
   }
 }
 
-/** The key that names an owner in its entry. */
-const NAME_KEY = { organization: "name", group: "group" } as const;
+/** The key that names an owner in its entry: the instance's entry names its target instead. */
+const NAME_KEY = { organization: "name", group: "group", instance: "target" } as const;
 
 /**
- * An organization's (a group's) entry, kind by kind: a kind that could not be read is left out and
- * named, the rest is written, with the comments clean-ups write in place of values. When nothing
- * could be read, the owner is one line of its own; an entry of nothing but its name is left out.
+ * An organization's (a group's, a GitLab instance's) entry, kind by kind: a kind that could not be
+ * read is left out and named, the rest is written, with the comments clean-ups write in place of
+ * values. When nothing could be read, the owner is one line of its own; an entry of nothing but its
+ * name is left out. The instance's `owner` is its scope, `(instance)`, and its entry names the target.
  */
 export async function exportOwner(
   scope: keyof typeof NAME_KEY,
@@ -49,7 +50,10 @@ export async function exportOwner(
 ): Promise<{ entries: Array<Record<string, unknown>>; comments: string[] }> {
   const nameKey = NAME_KEY[scope];
   const numeric = scope === "group" && /^[0-9]+$/.test(owner);
-  const entry: Record<string, unknown> = { [nameKey]: numeric ? Number(owner) : owner };
+  const named = scope === "instance" ? reader.target : numeric ? Number(owner) : owner;
+  const entry: Record<string, unknown> = { [nameKey]: named };
+  const whose =
+    scope === "instance" ? `the instance of target ${reader.target}` : `${scope} ${owner}`;
   // An organization's entry travels with its owner's file (--out DIR/); a group's has none.
   const file = scope === "organization" ? owner : undefined;
   const failures: Unread = [];
@@ -58,7 +62,7 @@ export async function exportOwner(
   for (const { part } of OWNER_KINDS[scope]) {
     if (part.export === undefined && part.comments === undefined) continue;
     const key = part.setting.key;
-    const result = await reading(`the ${key} of ${scope} ${owner}`, file, failures, async () => ({
+    const result = await reading(`the ${key} of ${whose}`, file, failures, async () => ({
       value: await part.export?.(reader, owner),
       comments: (await part.comments?.(reader, owner)) ?? [],
     }));
@@ -69,7 +73,7 @@ export async function exportOwner(
   }
   if (!anything && failures.length > 0) {
     unread.push({
-      text: `not exported: ${scope} ${owner}: ${reasonOf(failures[0]!)}`,
+      text: `not exported: ${whose}: ${reasonOf(failures[0]!)}`,
       ...(file ? { owner: file } : {}),
     });
     return { entries: [], comments };

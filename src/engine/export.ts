@@ -3,7 +3,7 @@ import { describeSelector } from "../config/glob.js";
 import type { ScopedEntry, Selector } from "../config/model.js";
 import type { TargetType } from "../config/spec.js";
 import type { ResourceReader } from "../resources/context.js";
-import { LIFECYCLE_KIND, REPOSITORY_KINDS } from "../resources/index.js";
+import { INSTANCE_SCOPE, LIFECYCLE_KIND, REPOSITORY_KINDS } from "../resources/index.js";
 import { expandRepositories } from "./expand.js";
 import { loaderAccepted } from "./export-accepted.js";
 import { exportGitlab } from "./export-gitlab.js";
@@ -36,6 +36,11 @@ export interface ExportRequest {
    * them (./export-gitlab.ts).
    */
   groups?: string[];
+  /**
+   * The GitLab target's instance entry (its CI/CD variables): an administrator's, so never part of
+   * a group's export, whose token is a group owner's.
+   */
+  instance?: boolean;
 }
 
 export interface ExportedState {
@@ -270,6 +275,13 @@ export async function exportState(
     const exported = await exportGitlab(reader, request, unread);
     if (exported.projects.length > 0) document.projects = exported.projects;
     if (exported.groups.length > 0) document.groups = exported.groups;
+    comments.push(...exported.comments.map((text) => ({ text })));
+  }
+  if (request.instance === true) {
+    const reader = readerOf("gitlab");
+    if (!reader) throw new ExportError("no GitLab target to export from");
+    const exported = await exportOwner("instance", reader, INSTANCE_SCOPE, unread);
+    if (exported.entries.length > 0) document.instance = exported.entries;
     comments.push(...exported.comments.map((text) => ({ text })));
   }
   const accepted = loaderAccepted(document);

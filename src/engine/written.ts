@@ -78,9 +78,13 @@ export function positionedInRepository(
 const OWNER_SECTIONS: Readonly<Record<string, keyof typeof OWNER_KINDS>> = {
   organizations: "organization",
   groups: "group",
+  instance: "instance",
 };
 
-/** A section entry's changes; an organization's (a group's) kinds sit under their key of the entry. */
+/**
+ * A section entry's changes; an organization's (a group's, an instance's) kinds sit under their key
+ * of the entry.
+ */
 export function positionedInSection(changes: Change[], entry: SectionEntry): Change[] {
   const owner = OWNER_SECTIONS[entry.section];
   return positioned(

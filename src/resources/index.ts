@@ -37,7 +37,9 @@ import { pushRulesKind } from "./push-rules/index.js";
 import { mergeRequestApprovalsKind } from "./merge-request-approvals/index.js";
 import { gitlabDeployKeyKind } from "./gitlab-deploy-key/index.js";
 import { protectedEnvironmentKind } from "./protected-environment/index.js";
-import { GROUPS, ORGANIZATIONS, ownersSection } from "./owners-section.js";
+import { GROUPS, INSTANCE, ORGANIZATIONS, ownersSection } from "./owners-section.js";
+
+export { INSTANCE_SCOPE } from "./owners-section.js";
 import { ruleset } from "./ruleset/index.js";
 import { secretKind } from "./secret/index.js";
 import { settingsKind } from "./settings/index.js";
@@ -50,6 +52,7 @@ export type {
   ArchivedPolicy,
   GroupPart,
   Hold,
+  InstancePart,
   KindModule,
   LifecyclePart,
   Location,
@@ -154,15 +157,25 @@ export interface OwnerKind {
   part: OwnerPart<ZodType, string>;
 }
 
-/** The kinds configured per organization and per group, with their part, in the registry's order. */
-export const OWNER_KINDS: Readonly<Record<"organization" | "group", readonly OwnerKind[]>> = {
+/** The scopes composed from the kinds' parts into an owner section of their own. */
+export type OwnerScope = "organization" | "group" | "instance";
+
+/**
+ * The kinds configured per organization, per group and per GitLab instance, with their part, in
+ * the registry's order.
+ */
+export const OWNER_KINDS: Readonly<Record<OwnerScope, readonly OwnerKind[]>> = {
   organization: ORGANIZATION_KINDS.map((kind) => ({ name: kind.name, part: kind.organization })),
   group: KINDS.flatMap((kind) => (kind.group ? [{ name: kind.name, part: kind.group }] : [])),
+  instance: KINDS.flatMap((kind) =>
+    kind.instance ? [{ name: kind.name, part: kind.instance }] : [],
+  ),
 };
 
 /**
  * A section of the file and the kinds whose changes it plans: a kind's own section (`audits.gists`),
- * or an owner section (`organizations`, `groups`), composed from every kind's part of that scope.
+ * or an owner section (`organizations`, `groups`, `instance`), composed from every kind's part of
+ * that scope.
  */
 export interface Section {
   /** Its path joined with dots, as entries name it: "groups", "audits.gists". */
@@ -171,9 +184,11 @@ export interface Section {
   part: SectionPart;
 }
 
-const owners = (scope: "organization" | "group"): Section[] => {
+const FRAMES = { organization: ORGANIZATIONS, group: GROUPS, instance: INSTANCE } as const;
+
+const owners = (scope: OwnerScope): Section[] => {
   const kinds = OWNER_KINDS[scope];
-  const frame = scope === "organization" ? ORGANIZATIONS : GROUPS;
+  const frame = FRAMES[scope];
   if (kinds.length === 0) return [];
   return [
     {
@@ -187,6 +202,7 @@ const owners = (scope: "organization" | "group"): Section[] => {
 export const SECTIONS: readonly Section[] = [
   ...owners("organization"),
   ...owners("group"),
+  ...owners("instance"),
   ...KINDS.flatMap((kind) =>
     kind.section
       ? [{ name: kind.section.spec.at.join("."), kinds: [kind.name], part: kind.section }]

@@ -30,6 +30,7 @@ export interface Kind<
   E extends z.ZodType = z.ZodType,
   P extends z.ZodType = z.ZodType,
   G extends z.ZodType = z.ZodType,
+  I extends z.ZodType = z.ZodType,
 > {
   /** The kind's name in addresses and plans, e.g. "branch_protection". */
   readonly name: string;
@@ -44,6 +45,8 @@ export interface Kind<
   readonly project?: ProjectPart<P>;
   /** Desired state per GitLab group: a key of a `groups` entry. */
   readonly group?: GroupPart<G>;
+  /** Desired state of a GitLab instance itself: a key of an `instance` entry. */
+  readonly instance?: InstancePart<I>;
   /** Desired state in a section of the file of its own. */
   readonly section?: SectionPart<E>;
   /**
@@ -66,7 +69,8 @@ export function defineKind<
   E extends z.ZodType = z.ZodType,
   P extends z.ZodType = z.ZodType,
   G extends z.ZodType = z.ZodType,
->(kind: Kind<R, O, E, P, G>): KindModule {
+  I extends z.ZodType = z.ZodType,
+>(kind: Kind<R, O, E, P, G, I>): KindModule {
   return kind;
 }
 
@@ -268,6 +272,15 @@ export type OrganizationPart<S extends z.ZodType = z.ZodType> = OwnerPart<S, str
  * (./owners-section.ts).
  */
 export type GroupPart<S extends z.ZodType = z.ZodType> = OwnerPart<S, string>;
+
+/**
+ * A key of an `instance` entry (`instance: - target: gitlab, <key>: …`): what a GitLab instance
+ * holds for all its groups and projects, which only an administrator's token reads and writes.
+ * Composed into the section as group parts are (./owners-section.ts); an entry names no owner, so
+ * `at` is always `INSTANCE_SCOPE`, `(instance)`, the scope its changes are addressed under
+ * (`gitlab/(instance)/gitlab_variable/NAME`).
+ */
+export type InstancePart<S extends z.ZodType = z.ZodType> = OwnerPart<S, string>;
 
 /** A scope (repository `owner/name`, lower-case) whose changes must not be applied now, and why. */
 export interface Hold {

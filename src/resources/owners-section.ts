@@ -4,41 +4,70 @@ import type { Defined, PrintBlock, TargetType } from "../config/spec.js";
 import { awaitingCreation, type Change } from "../core/plan.js";
 import type { OwnerPart, SectionPart } from "./kind.js";
 
-/** An owner scope's place in the file: `organizations` (GitHub) or `groups` (GitLab). */
+/**
+ * An owner scope's place in the file: `organizations` (GitHub), `groups` (GitLab), or `instance`
+ * (a GitLab instance itself: one entry per GitLab target, naming no owner).
+ */
 export interface OwnerFrame {
-  at: "organizations" | "groups";
-  /** The entry's key naming the owner, and its schema. */
-  nameKey: "name" | "group";
-  name: z.ZodType;
+  at: "organizations" | "groups" | "instance";
+  /** The entry's key naming the owner, and its schema; none for the instance. */
+  named?: { key: "name" | "group"; schema: z.ZodType };
   targetType: TargetType;
   noun: readonly [string, string];
+  /** The section's description, given the keys its kinds add. */
+  description(keys: string): string;
   /** What an owner is, in messages: "organization", "group". */
   what: string;
 }
 
 export const ORGANIZATIONS: OwnerFrame = {
   at: "organizations",
-  nameKey: "name",
-  name: z
-    .string()
-    .regex(OWNER_NAME, { error: "expected an organization login such as acme" })
-    .describe("The organization."),
+  named: {
+    key: "name",
+    schema: z
+      .string()
+      .regex(OWNER_NAME, { error: "expected an organization login such as acme" })
+      .describe("The organization."),
+  },
   targetType: "github",
   noun: ["organization", "organizations"],
+  description: (keys) => `Organizations and their ${keys}.`,
   what: "organization",
 };
 
 export const GROUPS: OwnerFrame = {
   at: "groups",
-  nameKey: "group",
-  name: pathOrId(
-    "The group: its numeric id or full path such as acme or acme/platform.",
-    "acme",
-    false,
-  ),
+  named: {
+    key: "group",
+    schema: pathOrId(
+      "The group: its numeric id or full path such as acme or acme/platform.",
+      "acme",
+      false,
+    ),
+  },
   targetType: "gitlab",
   noun: ["group", "groups"],
+  description: (keys) => `Groups and their ${keys}.`,
   what: "group",
+};
+
+/**
+ * The scope an instance entry's changes are addressed under: no group or project path can be it
+ * (GitLab's paths hold no parentheses), as the gist audit's `(authenticated user)` is no login.
+ */
+export const INSTANCE_SCOPE = "(instance)";
+
+/**
+ * A GitLab instance's own settings, one entry per GitLab target (`target` names it, and may be left
+ * out when there is one): what an administrator manages for every group and project.
+ */
+export const INSTANCE: OwnerFrame = {
+  at: "instance",
+  targetType: "gitlab",
+  noun: ["instance", "instances"],
+  description: (keys) =>
+    `A GitLab instance's own ${keys}, for every group and project: one entry per GitLab target, planned with an administrator's token.`,
+  what: "GitLab instance",
 };
 
 /** An owner's entry as written: its name, and the kinds' keys. */
@@ -58,11 +87,14 @@ export function ownersSection(
   const nameOf = new Map(kinds.map((kind) => [kind.part, kind.name]));
   const settings = parts.map((part) => part.setting);
   const shape: Record<string, z.ZodType> = {
-    [frame.nameKey]: frame.name,
+    ...(frame.named && { [frame.named.key]: frame.named.schema }),
     target: targetReference(frame.targetType),
   };
   for (const setting of settings) shape[setting.key] = setting.schema.optional();
-  const ownerOf = (value: OwnerEntry) => String(value[frame.nameKey]);
+  const named = frame.named;
+  const keys = settings.map((setting) => setting.key).join(", ");
+  const ownerOf = (value: OwnerEntry) =>
+    named === undefined ? INSTANCE_SCOPE : String(value[named.key]);
   const entry: z.ZodType<OwnerEntry> = closed(shape)
     .superRefine((written: OwnerEntry, ctx) => {
       // Rules over one key that involve another key of the same entry (the repositories an
@@ -82,9 +114,7 @@ export function ownersSection(
         }
       }
     })
-    .describe(
-      `A ${frame.what} and what forgeplan manages of it: ${settings.map((setting) => setting.key).join(", ")}.`,
-    );
+    .describe(`A ${frame.what} and what forgeplan manages of it: ${keys}.`);
   const present = (value: OwnerEntry) =>
     parts.filter((part) => value[part.setting.key] !== undefined);
   const part: SectionPart<typeof entry> = {
@@ -92,7 +122,7 @@ export function ownersSection(
       at: [frame.at],
       entry,
       list: true,
-      description: `${frame.noun[1][0]!.toUpperCase()}${frame.noun[1].slice(1)} and their ${settings.map((setting) => setting.key).join(", ")}.`,
+      description: frame.description(keys),
       targetType: frame.targetType,
       noun: frame.noun,
       scope: ownerOf,
@@ -102,12 +132,15 @@ export function ownersSection(
       plain: settings.flatMap((setting) =>
         (setting.plain ?? []).map((path) => [setting.key, ...path]),
       ),
-      defines: (owner) => {
+      defines: (owner, target) => {
+        // The loader keeps what is defined apart per target: an instance entry is its target's.
+        const whose =
+          named === undefined ? `the ${frame.what} ${target}` : `${frame.what} ${ownerOf(owner)}`;
         return present(owner).flatMap(({ setting }) =>
           setting.defines(owner[setting.key]).map((defined): Defined => ({
             id: `${ownerOf(owner).toLowerCase()}|${setting.key}|${defined.id}`,
             path: [setting.key, ...defined.path],
-            what: `${defined.what} of ${frame.what} ${ownerOf(owner)}`,
+            what: `${defined.what} of ${whose}`,
           })),
         );
       },

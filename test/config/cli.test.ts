@@ -18,7 +18,7 @@ describe("forgeplan validate", () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        "valid: examples/forgeplan.yaml (2 repository entries, 1 project entry, 0 organizations, 1 group, 2 audits)\n" +
+        "valid: examples/forgeplan.yaml (2 repository entries, 1 project entry, 0 organizations, 1 group, 0 instances, 2 audits)\n" +
         "a plan needs: GITHUB_TOKEN (token of target github, not set), GITLAB_TOKEN (token of target gitlab, not set)\n",
       stderr: "",
     });
@@ -47,7 +47,7 @@ describe("forgeplan validate", () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        "valid: vars.yaml (1 repository entry, 0 project entries, 0 organizations, 0 groups, 0 audits)\n" +
+        "valid: vars.yaml (1 repository entry, 0 project entries, 0 organizations, 0 groups, 0 instances, 0 audits)\n" +
         "a plan needs: REPOSITORY (not set), COLLECTOR_HOST, COLLECTOR_TOKEN (not set), HOOK_SECRET (not set), GITHUB_TOKEN (token of target github)\n",
       stderr: "",
     });
@@ -80,7 +80,7 @@ describe("forgeplan validate", () => {
     write("more.yaml", "version: 1\nrepositories: [{ name: acme/web }]\n");
     const github = "a plan needs: GITHUB_TOKEN (token of target github, not set)\n";
     expect((await runInProcess(["validate"], { cwd: directory })).stdout).toBe(
-      `valid: forgeplan.yaml (1 repository entry, 0 project entries, 0 organizations, 0 groups, 0 audits)\n${github}`,
+      `valid: forgeplan.yaml (1 repository entry, 0 project entries, 0 organizations, 0 groups, 0 instances, 0 audits)\n${github}`,
     );
     expect(
       (
@@ -89,7 +89,7 @@ describe("forgeplan validate", () => {
         })
       ).stdout,
     ).toBe(
-      `valid: forgeplan.yaml, more.yaml (2 repository entries, 0 project entries, 0 organizations, 0 groups, 0 audits)\n${github}`,
+      `valid: forgeplan.yaml, more.yaml (2 repository entries, 0 project entries, 0 organizations, 0 groups, 0 instances, 0 audits)\n${github}`,
     );
   });
 
@@ -150,7 +150,7 @@ describe("forgeplan validate", () => {
     expect(await runBuilt(["validate", "-c", "-"], { input: demo })).toEqual({
       code: 0,
       stdout:
-        "valid: <stdin> (2 repository entries, 1 project entry, 0 organizations, 1 group, 2 audits)\n" +
+        "valid: <stdin> (2 repository entries, 1 project entry, 0 organizations, 1 group, 0 instances, 2 audits)\n" +
         "a plan needs: GITHUB_TOKEN (token of target github, not set), GITLAB_TOKEN (token of target gitlab, not set)\n",
       stderr: "",
     });
@@ -190,7 +190,7 @@ describe("forgeplan validate", () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        "valid: examples/planning-cleanup.yaml (0 repository entries, 2 project entries, 0 organizations, 2 groups, 0 audits)\n" +
+        "valid: examples/planning-cleanup.yaml (0 repository entries, 2 project entries, 0 organizations, 2 groups, 0 instances, 0 audits)\n" +
         "a plan needs: ACME_GITLAB_TOKEN (token of target gitlab, not set)\n",
       stderr: "",
     });

@@ -169,7 +169,7 @@ const cases: Case[] = [
     name: "an unknown key far from any known one",
     files: { "a.yaml": "version: 1\nfrobnicate: true\n" },
     errors: [
-      'a.yaml:2:1: frobnicate: unknown key "frobnicate"; expected one of: version, targets, defaults, profiles, repositories, project_defaults, project_profiles, projects, removal_limit, organizations, groups, audits',
+      'a.yaml:2:1: frobnicate: unknown key "frobnicate"; expected one of: version, targets, defaults, profiles, repositories, project_defaults, project_profiles, projects, removal_limit, organizations, groups, instance, audits',
     ],
   },
   {

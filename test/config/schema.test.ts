@@ -67,6 +67,7 @@ describe("the JSON Schema", () => {
       "removal_limit",
       "organizations",
       "groups",
+      "instance",
       "audits",
     ]);
   });

@@ -107,7 +107,7 @@ repositories:
       "",
     ].join("\n");
     expect(result.stdout).toBe(
-      `valid: ${config} (3 repository entries, 0 project entries, 0 organizations, 0 groups, 0 audits)\n` +
+      `valid: ${config} (3 repository entries, 0 project entries, 0 organizations, 0 groups, 0 instances, 0 audits)\n` +
         // Against the sandbox a plan signs in with the sandbox's token: none is needed.
         `\n${matches}`,
     );

@@ -27,7 +27,10 @@ const CANARIES = {
   ACTIONS_SECRET: "npm_CanaryActi0nsSecret&'\"<x>",
   /** A GitLab CI/CD variable's value as written (read from the environment, compared exactly). */
   GITLAB_VARIABLE: "glv_CanaryGitlabVar1able&'\"<x> y",
-  /** A GitLab variable's live value no configuration names: the run never learns it as a secret. */
+  /**
+   * A GitLab variable's live value no configuration names (a project's and the instance's): the
+   * run never learns it as a secret.
+   */
   GITLAB_LIVE: "CanaryGitlabL1ve_before/+=",
   /** A GitLab hook's secret token and a custom header's value (the gitlab_hook kind). */
   GL_HOOK_TOKEN: "glht_CanaryGlT0ken<&>'\"",
@@ -78,7 +81,8 @@ function filesUnder(path: string): string[] {
  * A loopback proxy to the sandbox that answers some requests with an error whose message echoes
  * the request's body and headers: creating a hook (500), editing one or its config (422), setting
  * an Actions secret (422, the body holding the sealed value), reading the protection of acme/web's main (403),
- * writing a GitLab CI/CD variable (400, the body holding its value), creating a GitLab hook (500)
+ * writing a GitLab CI/CD variable of a project or the instance (400, the body holding its value),
+ * creating a GitLab hook (500)
  * and editing one (422). Everything else is forwarded.
  */
 async function echoingProxy(upstream: string): Promise<{ url: string; server: Server }> {
@@ -97,7 +101,8 @@ async function echoingProxy(upstream: string): Promise<{ url: string; server: Se
             ? 422
             : req.method === "GET" && path.startsWith("/repos/acme/web/branches/main/protection")
               ? 403
-              : req.method !== "GET" && /^\/api\/v4\/projects\/[^/]+\/variables/.test(path)
+              : req.method !== "GET" &&
+                  /^\/api\/v4\/(projects\/[^/]+\/variables|admin\/ci\/variables)/.test(path)
                 ? 400
                 : undefined;
       if (status !== undefined) {
@@ -147,7 +152,9 @@ async function sandboxApi(method: string, path: string, body?: unknown) {
 beforeAll(async () => {
   const seed = structuredClone(demoWorld);
   for (const user of seed.users ?? []) {
-    if (user.login === "octo-admin") user.token = CANARIES.GITHUB_TOKEN;
+    // An administrator too: the GitLab instance's variables are an administrator's.
+    if (user.login === "octo-admin")
+      Object.assign(user, { token: CANARIES.GITHUB_TOKEN, site_admin: true });
   }
   const dir = mkdtempSync(join(tmpdir(), "forgeplan-canary-"));
   writeFileSync(join(dir, "world.yaml"), YAML.stringify(seed));
@@ -162,6 +169,10 @@ beforeAll(async () => {
   for (const key of ["LEGACY_TOKEN", "UNMANAGED"]) {
     await sandboxApi("POST", "/api/v4/projects/acme%2Fapi/variables", {
       key,
+      value: CANARIES.GITLAB_LIVE,
+    });
+    await sandboxApi("POST", "/api/v4/admin/ci/variables", {
+      key: `INSTANCE_${key}`,
       value: CANARIES.GITLAB_LIVE,
     });
   }
@@ -209,6 +220,11 @@ beforeAll(async () => {
       "          events: [push, tag_push]",
       '          token: "${GL_HOOK_TOKEN}"',
       '          custom_headers: { X-Acme-Route: "${GL_HOOK_HEADER}" }',
+      "instance:",
+      "  - variables:",
+      "      items:",
+      '        INSTANCE_LEGACY_TOKEN: { value: "${GITLAB_VARIABLE}" }',
+      '        INSTANCE_NEW_TOKEN: { value: "${GITLAB_VARIABLE}", raw: true }',
       "",
     ].join("\n"),
   );
@@ -248,6 +264,7 @@ describe("canary values", () => {
       export: await run(["export", "--repo", "acme/api"]),
       "export --org": await run(["export", "--org", "acme"]),
       "export --project": await run(["export", "--project", "acme/api"]),
+      "export --instance": await run(["export", "--instance"]),
       // GitLab's part alone plans without errors, so its hook create and edit are sent and echoed.
       "apply --target (GitLab hooks)": await run([
         "apply",
@@ -295,6 +312,12 @@ describe("canary values", () => {
       "gitlab/acme/api/gitlab_variable/NEW_TOKEN@production",
     );
     expect(results["export --project"].stdout).toContain("${ACME_API__UNMANAGED}");
+    // The instance's too, under an administrator's token.
+    expect(plan.stdout).toContain("gitlab/(instance)/gitlab_variable/INSTANCE_LEGACY_TOKEN");
+    expect(results["apply --format json"].stdout).toContain(
+      "gitlab/(instance)/gitlab_variable/INSTANCE_NEW_TOKEN",
+    );
+    expect(results["export --instance"].stdout).toContain("${INSTANCE__INSTANCE_UNMANAGED}");
     // GitLab's hooks are planned with their token and header value as references only.
     expect(plan.stdout).toContain("gitlab/acme/api/gitlab_hook/https://gl-collector.example/h");
     const gitlab = results["apply --target (GitLab hooks)"].stdout;

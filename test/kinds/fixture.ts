@@ -25,6 +25,11 @@ export interface KindFixture {
   /** Required when the kind has a group part: it is planned in one groups entry. */
   group?: PartFixture;
   /**
+   * Required when the kind has an instance part: it is planned in one instance entry (the world's
+   * token must be an administrator's of the GitLab instance).
+   */
+  instance?: PartFixture;
+  /**
    * Required for a kind with a section of its own (a clean-up or an audit): a whole configuration
    * file (YAML) whose plan reads the kind's resources in the world.
    */
@@ -39,7 +44,7 @@ export interface KindFixture {
 export interface PartFixture {
   /**
    * Where the value is planned: `owner/name` for a repository, the login for an organization, a
-   * project's full path, a group's full path.
+   * project's full path, a group's full path; `(instance)` for a GitLab instance.
    */
   at: string;
   /** Further keys of the entry (`owner_type` …), written beside the kind's key. */

@@ -16,7 +16,7 @@ function folderOf(kind: KindModule): string {
 /** The files a kind's folder holds, by what the kind has. */
 function expectedFiles(kind: KindModule): Record<string, boolean> {
   // What export writes: values, or the comments a clean-up writes in their place.
-  const parts = [kind.repository, kind.organization, kind.project, kind.group];
+  const parts = [kind.repository, kind.organization, kind.project, kind.group, kind.instance];
   const exports =
     parts.some((part) => part?.export !== undefined || part?.comments !== undefined) ||
     kind.section?.export !== undefined;

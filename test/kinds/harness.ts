@@ -24,13 +24,16 @@ export const NOW = Date.parse("2026-12-01T00:00:00Z");
 
 /**
  * The scopes a kind may have a part in, and where an entry of each sits in a configuration file:
- * its list and the key that names the repository, organization, project or group.
+ * its list and the key that names the repository, organization, project or group (none for a
+ * GitLab instance).
  */
 export const PARTS = {
   repository: { list: "repositories", nameKey: "name", family: "github" },
   organization: { list: "organizations", nameKey: "name", family: "github" },
   project: { list: "projects", nameKey: "project", family: "gitlab" },
   group: { list: "groups", nameKey: "group", family: "gitlab" },
+  // An instance entry names no owner: its target is the default GitLab one.
+  instance: { list: "instance", nameKey: undefined, family: "gitlab" },
 } as const;
 
 export type Part = keyof typeof PARTS;
@@ -40,7 +43,11 @@ export function configOf(fixture: KindFixture, part: Part, key: string, value: u
   const where = fixture[part];
   if (where === undefined) throw new Error(`${fixture.kind} has no ${part} fixture`);
   const { list, nameKey } = PARTS[part];
-  const entry = { [nameKey]: where.at, ...where.entry, [key]: value };
+  const entry = {
+    ...(nameKey === undefined ? {} : { [nameKey]: where.at }),
+    ...where.entry,
+    [key]: value,
+  };
   return stringify({ version: 1, [list]: [entry] });
 }
 
@@ -176,6 +183,7 @@ export class KindWorld {
     const reader = this.readers().get(PARTS[part].family)!;
     if (part === "organization") return kind!.organization!.export?.(reader, at);
     if (part === "group") return kind!.group!.export?.(reader, at);
+    if (part === "instance") return kind!.instance!.export?.(reader, at);
     // A repository's owner/name; a project's namespace and path (its full path splits at the last /).
     const slash = at.lastIndexOf("/");
     const ref = { owner: at.slice(0, slash), name: at.slice(slash + 1) };

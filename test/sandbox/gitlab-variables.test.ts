@@ -1,10 +1,25 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { demoWorld } from "../../src/sandbox/index.js";
 import { call, DEV, sandbox } from "./helpers.js";
 
 /** The sandbox's CI/CD variables, as GitLab answers them (src/sandbox/gitlab/variables/). */
 
 const PROJECT = "/api/v4/projects/acme%2Fapi/variables";
 const GROUP = "/api/v4/groups/partners/variables";
+const INSTANCE = "/api/v4/admin/ci/variables";
+
+/** The demo world with octo-admin (the helpers' default token) an administrator. */
+function adminSeed(instance_variables: unknown[]): string {
+  const seed = structuredClone(demoWorld) as unknown as { users: Array<Record<string, unknown>> };
+  for (const user of seed.users) if (user.login === "octo-admin") user.site_admin = true;
+  const file = join(mkdtempSync(join(tmpdir(), "forgeplan-sandbox-variables-")), "world.yaml");
+  writeFileSync(file, stringify({ ...seed, instance_variables }));
+  return file;
+}
 
 describe("GitLab CI/CD variables in the sandbox", () => {
   it("keeps one key per scope, and finds one of several only by its scope", async () => {
@@ -90,5 +105,73 @@ describe("GitLab CI/CD variables in the sandbox", () => {
       body: { key: "FREE", value: "v", environment_scope: "production" },
     });
     expect(project.body).toMatchObject({ environment_scope: "production" });
+  });
+
+  it("serves the instance's variables to an administrator only, by key, without scope or hiding", async () => {
+    const sb = await sandbox({ seed: adminSeed([{ key: "SEEDED", value: "seeded_value_01" }]) });
+    const unauthenticated = await call(sb, "GET", INSTANCE, { token: null });
+    expect(unauthenticated.status).toBe(401);
+    const forbidden = await call(sb, "GET", INSTANCE, { token: DEV });
+    expect([forbidden.status, forbidden.body]).toEqual([403, { message: "403 Forbidden" }]);
+    const created = await call(sb, "POST", INSTANCE, {
+      body: {
+        key: "TOKEN",
+        value: "token_value_01",
+        masked: true,
+        environment_scope: "production",
+        masked_and_hidden: true,
+      },
+    });
+    // No scope and no hiding at the instance: GitLab's API declares neither parameter.
+    expect([created.status, created.body]).toEqual([
+      201,
+      {
+        variable_type: "env_var",
+        key: "TOKEN",
+        value: "token_value_01",
+        protected: false,
+        masked: true,
+        raw: false,
+        description: null,
+      },
+    ]);
+    const edited = await call(sb, "PUT", `${INSTANCE}/TOKEN`, { body: { protected: true } });
+    expect(edited.body).toMatchObject({ value: "token_value_01", protected: true });
+    const listed = await call(sb, "GET", INSTANCE);
+    expect(listed.body.map((variable: { key: string }) => variable.key)).toEqual([
+      "SEEDED",
+      "TOKEN",
+    ]);
+    const taken = await call(sb, "POST", INSTANCE, { body: { key: "TOKEN", value: "x" } });
+    expect(taken.body).toEqual({ message: { key: ["(TOKEN) has already been taken"] } });
+    const long = await call(sb, "POST", INSTANCE, {
+      body: { key: "LONG", value: "x".repeat(10_001) },
+    });
+    expect([long.status, long.body]).toEqual([
+      400,
+      {
+        message: {
+          value: ["The value of the provided variable exceeds the 10000 character limit"],
+        },
+      },
+    ]);
+    expect((await call(sb, "DELETE", `${INSTANCE}/TOKEN`)).status).toBe(204);
+    const missing = await call(sb, "GET", `${INSTANCE}/TOKEN`);
+    expect([missing.status, missing.body]).toEqual([
+      404,
+      { message: "404 InstanceVariable Not Found" },
+    ]);
+  });
+
+  it("holds at most 25 instance variables, refusing the 26th create as GitLab does", async () => {
+    const seeded = Array.from({ length: 25 }, (_, index) => ({ key: `V${index}`, value: "v" }));
+    const sb = await sandbox({ seed: adminSeed(seeded) });
+    const over = await call(sb, "POST", INSTANCE, { body: { key: "V25", value: "v" } });
+    expect([over.status, over.body]).toEqual([
+      400,
+      { message: { base: ["Maximum number of ci instance level variables (25) exceeded"] } },
+    ]);
+    const edited = await call(sb, "PUT", `${INSTANCE}/V0`, { body: { value: "w" } });
+    expect(edited.status).toBe(200);
   });
 });

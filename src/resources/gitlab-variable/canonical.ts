@@ -1,7 +1,7 @@
 /** A CI/CD variable as GitLab answers it, as forgeplan compares it, and what a write must read back. */
 import * as z from "zod";
 import type { DiffEntry, PlannedRequest } from "../../core/plan.js";
-import type { ResourceReader } from "../context.js";
+import type { ReadResult, ResourceReader } from "../context.js";
 import { diffValues } from "../diff.js";
 
 /**
@@ -31,6 +31,47 @@ const VARIABLE_SHAPE = { name: "CI/CD variables", schema: readVariable };
  */
 export function listVariables(reader: ResourceReader, path: string) {
   return reader.list(path, { per_page: 100 }, VARIABLE_SHAPE, { uncached: true });
+}
+
+/** Where the instance's variables are listed and created (doc/api/instance_level_ci_variables.md). */
+export const INSTANCE_PATH = "/api/v4/admin/ci/variables";
+
+/**
+ * An instance variable as GitLab answers it: the same entity (Entities::Ci::Variable) without
+ * `environment_scope` and `hidden`, which it exposes only `if` the record responds to them, and
+ * Ci::InstanceVariable has neither; its value is always there. Compared as a variable of the
+ * scope `*`, never hidden.
+ */
+const readInstanceVariable = z.looseObject({
+  key: z.string(),
+  value: z.string(),
+  variable_type: z.enum(["env_var", "file"]),
+  protected: z.boolean(),
+  masked: z.boolean(),
+  raw: z.boolean(),
+  description: z.string().nullable(),
+});
+
+const INSTANCE_SHAPE = { name: "instance CI/CD variables", schema: readInstanceVariable };
+
+/**
+ * Every instance variable, uncached as a place's are. GitLab's `authenticated_as_admin!` answers
+ * anyone else 403 "403 Forbidden" (lib/api/admin/ci/variables.rb, lib/api/helpers.rb): the error
+ * says whose token that takes.
+ */
+export async function listInstanceVariables(
+  reader: ResourceReader,
+): Promise<ReadResult<ReadVariable[]>> {
+  const listed = await reader.list(INSTANCE_PATH, { per_page: 100 }, INSTANCE_SHAPE, {
+    uncached: true,
+  });
+  if (listed.kind === "error" && listed.error.status === 403) {
+    const message = `${listed.error.message} (the instance's variables take an administrator's token; target ${reader.target}'s is not one)`;
+    return { ...listed, error: { ...listed.error, message } };
+  }
+  if (listed.kind !== "found") return listed;
+  const data: ReadVariable[] = listed.data.map((live) => ({ ...live, environment_scope: "*" }));
+  return { kind: "found", data };
 }
 
 /** The fields compared besides the value (which is compared apart, never shown). */
@@ -63,7 +104,8 @@ const FLAGS = ["variable_type", "protected", "masked", "raw", "description"] as 
  */
 export function verifyVariable(request: PlannedRequest, response: unknown): DiffEntry[] {
   if (request.method !== "POST" && request.method !== "PUT") return [];
-  const parsed = readVariable.safeParse(response);
+  const shape = request.path.startsWith(INSTANCE_PATH) ? readInstanceVariable : readVariable;
+  const parsed = shape.safeParse(response);
   if (!parsed.success) {
     return [{ path: "(response)", before: "a CI/CD variable", after: "something else" }];
   }
@@ -73,11 +115,11 @@ export function verifyVariable(request: PlannedRequest, response: unknown): Diff
   for (const field of [...FLAGS, "environment_scope"] as const) {
     if (sent[field] === undefined) continue;
     wanted[field] = sent[field];
-    kept[field] = parsed.data[field];
+    kept[field] = (parsed.data as Record<string, unknown>)[field];
   }
   if (sent.masked_and_hidden === true) {
     wanted.hidden = true;
-    kept.hidden = parsed.data.hidden ?? false;
+    kept.hidden = (parsed.data as { hidden?: boolean }).hidden ?? false;
   }
   return diffValues(wanted, kept);
 }

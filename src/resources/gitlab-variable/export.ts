@@ -1,6 +1,11 @@
 import { mustFind, type ResourceReader } from "../context.js";
-import { listVariables } from "./canonical.js";
-import type { WrittenGitlabVariables } from "./settings.js";
+import {
+  INSTANCE_PATH,
+  listInstanceVariables,
+  listVariables,
+  type ReadVariable,
+} from "./canonical.js";
+import type { WrittenGitlabInstanceVariables, WrittenGitlabVariables } from "./settings.js";
 import { nameOf } from "./settings.js";
 
 /**
@@ -29,7 +34,23 @@ export async function exportVariables(
   path: string,
   place: string,
 ): Promise<WrittenGitlabVariables | undefined> {
-  const live = mustFind(await listVariables(reader, path), path);
+  return exported(mustFind(await listVariables(reader, path), path), place);
+}
+
+/**
+ * The instance's variables, as a place's are, their placeholders named after `INSTANCE`
+ * (`${INSTANCE__DEPLOY_TOKEN}`); never hidden, so never `masked_and_hidden`.
+ */
+export async function exportInstanceVariables(
+  reader: ResourceReader,
+): Promise<WrittenGitlabInstanceVariables | undefined> {
+  return exported(mustFind(await listInstanceVariables(reader), INSTANCE_PATH), "instance");
+}
+
+function exported(
+  live: readonly ReadVariable[],
+  place: string,
+): WrittenGitlabVariables | undefined {
   if (live.length === 0) return undefined;
   const taken = new Set<string>();
   const items: NonNullable<WrittenGitlabVariables["items"]> = {};

@@ -1,20 +1,22 @@
 import type { Change, ChangeError, DiffEntry, PlannedRequest, Rotation } from "../../core/plan.js";
 import { SENSITIVE, type Secret } from "../../core/secret.js";
 import { type MemberChange, planCollection } from "../collection.js";
-import type { ResourceReader } from "../context.js";
 import { diffValues } from "../diff.js";
 import { fingerprint } from "../fingerprint.js";
 import { rotates } from "../rotation.js";
-import { type CanonicalFlags, flagsOf, listVariables, type ReadVariable } from "./canonical.js";
+import type { ReadResult, ResourceReader } from "../context.js";
+import { type CanonicalFlags, flagsOf, type ReadVariable } from "./canonical.js";
 import { maskingProblem } from "./masking.js";
 import { type GitlabVariable, type GitlabVariables, identityOf, nameOf } from "./settings.js";
 
 /**
- * Plans the CI/CD variables of a project or a group (`path`: `/api/v4/projects/:id/variables` or
- * `/api/v4/groups/:id/variables`) against one listing. A variable is its key and environment scope;
- * every request about one names both (`filter[environment_scope]`), since GitLab answers 409 "There
- * are multiple variables with provided parameters. Please use 'filter[environment_scope]'" for a
- * key that exists in more than one scope (lib/api/helpers/variables_helpers.rb `find_variable`).
+ * Plans the CI/CD variables of a project, a group or the instance (`VariablePlace`) against one
+ * listing. A project's or a group's variable is its key and environment scope; every request about
+ * one names both (`filter[environment_scope]`), since GitLab answers 409 "There are multiple
+ * variables with provided parameters. Please use 'filter[environment_scope]'" for a key that exists
+ * in more than one scope (lib/api/helpers/variables_helpers.rb `find_variable`). The instance's are
+ * keys alone, read as of the scope `*`, and its API takes neither scope nor filter
+ * (lib/api/admin/ci/variables.rb).
  *
  * The value is compared exactly where GitLab returns it, and shown only as "(sensitive)"; a hidden
  * variable's (GitLab answers `value: null`) by presence, sent again only when rotated. The flags
@@ -35,10 +37,27 @@ const CHANGED: DiffEntry = { path: "value", before: SENSITIVE, after: SENSITIVE,
 const ROTATED: DiffEntry = { path: "value", before: "hidden", after: "rotated", sensitive: true };
 const REMOVED: DiffEntry = { path: "value", before: SENSITIVE, sensitive: true };
 
+/** Where variables live, and what GitLab's API there takes. */
+export interface VariablePlace {
+  /** The listing and create path: `/api/v4/projects/:id/variables`, `/api/v4/admin/ci/variables`. */
+  path: string;
+  /** For messages: "acme/api", "the instance". */
+  what: string;
+  /**
+   * Whether its variables have environment scopes (a project's and a group's), which every request
+   * about one names; the instance's have none, and its API takes no filter.
+   */
+  scoped: boolean;
+  /** The longest value GitLab keeps there, checked before anything is sent; undefined: none known. */
+  valueLimit?: number;
+  list(): Promise<ReadResult<ReadVariable[]>>;
+}
+
 /** The request path of one variable, its scope named (GitLab's `filter[environment_scope]`). */
-function memberPath(path: string, live: Pick<ReadVariable, "key" | "environment_scope">): string {
-  const scope = encodeURIComponent(live.environment_scope);
-  return `${path}/${encodeURIComponent(live.key)}?filter[environment_scope]=${scope}`;
+function memberPath(place: VariablePlace, live: Pick<ReadVariable, "key" | "environment_scope">) {
+  const path = `${place.path}/${encodeURIComponent(live.key)}`;
+  if (!place.scoped) return path;
+  return `${path}?filter[environment_scope]=${encodeURIComponent(live.environment_scope)}`;
 }
 
 /** The flags a value writes (a field not written is not managed). */
@@ -67,45 +86,64 @@ function liveFingerprint(live: ReadVariable, value: "hidden" | "as written" | "o
 }
 
 /** The POST that creates a variable: the value as a reference, the scope, the flags written. */
-function creation(path: string, key: string, scope: string, desired: GitlabVariable) {
+function creation(place: VariablePlace, key: string, scope: string, desired: GitlabVariable) {
   const { masked_and_hidden, ...flags } = writtenFlags(desired);
   return {
     method: "POST" as const,
-    path,
+    path: place.path,
     body: {
       key,
       value: { $secret: desired.value.source },
-      environment_scope: scope,
+      ...(place.scoped ? { environment_scope: scope } : {}),
       ...flags,
       ...(masked_and_hidden === true ? { masked_and_hidden: true } : {}),
     },
   };
 }
 
-function deletion(path: string, live: ReadVariable, note: string): MemberChange {
+function deletion(place: VariablePlace, live: ReadVariable, note: string): MemberChange {
   return {
     action: "delete",
     diff: [...diffValues(flagsOf(live), {}), REMOVED],
-    requests: [{ method: "DELETE", path: memberPath(path, live) }],
+    requests: [{ method: "DELETE", path: memberPath(place, live) }],
     live_fingerprint: liveFingerprint(live, live.hidden === true ? "hidden" : "set"),
     notes: [note],
   };
 }
 
-/** A value GitLab would refuse to mask, as an error on the value written. */
-function maskingError(name: string, secret: Secret, masked: boolean, raw: boolean) {
+/**
+ * A value GitLab would refuse to hold (longer than the place keeps) or to mask, as an error on the
+ * value written; the message never quotes the value.
+ */
+function valueError(
+  place: VariablePlace,
+  name: string,
+  secret: Secret,
+  masked: boolean,
+  raw: boolean,
+) {
+  const value = secret.reveal();
+  const field = ["items", name, "value"];
+  if (place.valueLimit !== undefined && value.length > place.valueLimit) {
+    const limit = place.valueLimit.toLocaleString("en-US");
+    const error: ChangeError = {
+      message: `the value of ${name} (\${${secret.source}}) is longer than the ${limit} characters GitLab keeps in a variable of ${place.what}`,
+      field,
+    };
+    return { error };
+  }
   if (!masked) return undefined;
-  const problem = maskingProblem(secret.reveal(), raw);
+  const problem = maskingProblem(value, raw);
   if (problem === undefined) return undefined;
   const error: ChangeError = {
     message: `the value of ${name} (\${${secret.source}}) cannot be masked: ${problem}`,
-    field: ["items", name, "value"],
+    field,
   };
   return { error };
 }
 
 function planItem(
-  path: string,
+  place: VariablePlace,
   name: string,
   desired: GitlabVariable | null,
   live: ReadVariable | undefined,
@@ -113,12 +151,13 @@ function planItem(
 ): MemberChange {
   if (desired === null) {
     if (live === undefined) return { live_fingerprint: fingerprint(null) };
-    return deletion(path, live, "null in the desired state");
+    return deletion(place, live, "null in the desired state");
   }
   const { key, scope } = identityOf(name);
   const wanted = writtenFlags(desired);
   if (live === undefined) {
-    const refused = maskingError(
+    const refused = valueError(
+      place,
       name,
       desired.value,
       desired.masked === true || desired.masked_and_hidden === true,
@@ -128,7 +167,7 @@ function planItem(
     return {
       action: "create",
       diff: [SET, ...diffValues({}, wanted)],
-      requests: [creation(path, key, scope, desired)],
+      requests: [creation(place, key, scope, desired)],
       live_fingerprint: fingerprint(null),
     };
   }
@@ -145,14 +184,14 @@ function planItem(
       ...(desired.masked_and_hidden ? {} : { masked: live.masked }),
       ...desired,
     };
-    const refused = maskingError(name, desired.value, carried.masked ?? true, raw);
+    const refused = valueError(place, name, desired.value, carried.masked ?? true, raw);
     if (refused !== undefined) return refused;
     return {
       action: "update",
       diff: [...diffValues(compared(live, wanted), wanted), hidden ? ROTATED : CHANGED],
       requests: [
-        { method: "DELETE", path: memberPath(path, live) },
-        creation(path, key, scope, carried),
+        { method: "DELETE", path: memberPath(place, live) },
+        creation(place, key, scope, carried),
       ],
       live_fingerprint: liveFingerprint(live, hidden ? "hidden" : "other"),
       notes: [RECREATED],
@@ -173,7 +212,7 @@ function planItem(
   const resend = hidden ? rotates(rotation, name, key, desired.value.source) : !sameValue;
   // GitLab validates the value it will hold: the one written, unless a hidden one stays.
   if (!hidden || resend) {
-    const refused = maskingError(name, desired.value, masked, raw);
+    const refused = valueError(place, name, desired.value, masked, raw);
     if (refused !== undefined) return refused;
   }
   const diff = diffValues(compared(live, wanted), wanted);
@@ -185,34 +224,33 @@ function planItem(
     if (entry.path === "value") body.value = { $secret: desired.value.source };
     else body[entry.path] = wanted[entry.path as keyof CanonicalFlags];
   }
-  const request: PlannedRequest = { method: "PUT", path: memberPath(path, live), body };
+  const request: PlannedRequest = { method: "PUT", path: memberPath(place, live), body };
   return { ...planned, ...notes, action: "update", diff, requests: [request] };
 }
 
 export function planVariables(input: {
   reader: ResourceReader;
   scope: string;
-  /** The variables' listing and create path. */
-  path: string;
+  place: VariablePlace;
   value: GitlabVariables;
   rotation: Rotation;
   deleted: readonly Change[];
 }): Promise<Change[]> {
-  const { reader, scope, path, value, rotation, deleted } = input;
+  const { reader, scope, place, value, rotation, deleted } = input;
   return planCollection<GitlabVariable | null, ReadVariable>({
     reader,
     scope,
     kind: KIND,
-    what: `the CI/CD variables of ${scope}`,
+    what: `the CI/CD variables of ${place.what}`,
     mode: value.mode ?? "additive",
     members: Object.entries(value.items ?? {}).map(([name, desired]) => ({ name, desired })),
-    path,
-    list: () => listVariables(reader, path),
+    path: place.path,
+    list: () => place.list(),
     nameOf: (live) => nameOf(live.key, live.environment_scope),
-    plan: ({ name, desired }, live) => planItem(path, name, desired, live, rotation),
+    plan: ({ name, desired }, live) => planItem(place, name, desired, live, rotation),
     remove: (live) => ({
       name: nameOf(live.key, live.environment_scope),
-      change: deletion(path, live, "not in the desired state (variables mode: authoritative)"),
+      change: deletion(place, live, "not in the desired state (variables mode: authoritative)"),
     }),
     deleted,
   });

@@ -1,6 +1,6 @@
 /**
- * How GitLab CI/CD variables are written, for a project (`projects[].variables`) and for a group
- * (`groups[].variables`): `variables: {mode, items: {<name>: {value, …}}}`, the shape of GitHub's
+ * How GitLab CI/CD variables are written, for a project (`projects[].variables`), a group
+ * (`groups[].variables`) and the instance (`instance[].variables`, keys only): `variables: {mode, items: {<name>: {value, …}}}`, the shape of GitHub's
  * `variables`. A variable is one key in one environment scope (GitLab's identity: the same key may
  * exist once per scope), so an item's name is its key for the scope `*` (`DEPLOY_TOKEN`) and
  * `KEY@scope` for any other (`DEPLOY_TOKEN@production`, `API_URL@review/*`). Every value is a
@@ -50,7 +50,8 @@ function nameProblem(name: string): string | undefined {
   return undefined;
 }
 
-const variable = closed({
+/** The fields a variable of every place has (GitLab's Ci::Variable entity). */
+const FIELDS = {
   value: secretReference("The variable's value"),
   variable_type: z
     .enum(["env_var", "file"])
@@ -68,12 +69,6 @@ const variable = closed({
     .describe(
       "Masked in job logs (GitLab's default: false). GitLab masks only values of 8 or more characters from a-z A-Z 0-9 _ + = / @ : . ~ - (raw: any but whitespace).",
     ),
-  masked_and_hidden: z
-    .boolean()
-    .optional()
-    .describe(
-      "Masked and hidden: GitLab never shows the value again, so it is compared by presence and sent again only with --rotate-secrets or --rotate-secret NAME. GitLab sets it only when it creates a variable: a change deletes the variable and creates it again.",
-    ),
   raw: z
     .boolean()
     .optional()
@@ -81,6 +76,16 @@ const variable = closed({
   description: orNull(z.string().max(255))
     .optional()
     .describe("What the variable is for, at most 255 characters; null for none."),
+};
+
+const variable = closed({
+  ...FIELDS,
+  masked_and_hidden: z
+    .boolean()
+    .optional()
+    .describe(
+      "Masked and hidden: GitLab never shows the value again, so it is compared by presence and sent again only with --rotate-secrets or --rotate-secret NAME. GitLab sets it only when it creates a variable: a change deletes the variable and creates it again.",
+    ),
 })
   .refine((written) => !(written.masked_and_hidden === true && written.masked === false), {
     error: "a masked_and_hidden variable is masked: leave masked out or write true",
@@ -113,7 +118,52 @@ export type GitlabVariables = z.output<typeof variablesSchema>;
 /** As written in a file: every value a `${NAME}` reference (what export writes). */
 export type WrittenGitlabVariables = z.input<typeof variablesSchema>;
 
-function printVariables(value: GitlabVariables): PrintBlock[] {
+/**
+ * An instance variable (GitLab's instance-level CI/CD variables API, doc/api/
+ * instance_level_ci_variables.md): no environment scope and no `masked_and_hidden` — neither is a
+ * parameter of `POST /admin/ci/variables` (lib/api/admin/ci/variables.rb), and Ci::InstanceVariable
+ * is not a HidableVariable — so its value is always readable and compared exactly.
+ */
+const instanceVariable = closed(FIELDS).describe(
+  "The instance variable, managed field by field: a field not written is left as GitLab has it (and created with GitLab's default).",
+);
+
+/** Why a written instance variable's name is not one, or undefined. */
+function instanceNameProblem(name: string): string | undefined {
+  if (name.includes("@")) {
+    return `instance variables have no environment scope (GitLab's instance-level API takes none): write ${JSON.stringify(name.slice(0, name.indexOf("@")))}`;
+  }
+  return KEY.test(name)
+    ? undefined
+    : `${JSON.stringify(name)} is not a GitLab variable key: letters, digits and _ only, at most 255`;
+}
+
+const instanceVariablesSchema = closed({
+  mode: modeField("variables"),
+  items: z
+    .record(
+      z.string().superRefine((name, ctx) => {
+        const problem = instanceNameProblem(name);
+        if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+      }),
+      orNull(instanceVariable).describe(
+        "The instance variable of this key; null means no such variable may exist.",
+      ),
+    )
+    .optional()
+    .describe("Instance variables by key; keys are compared as GitLab does, case included."),
+});
+
+export type GitlabInstanceVariables = z.output<typeof instanceVariablesSchema>;
+export type WrittenGitlabInstanceVariables = z.input<typeof instanceVariablesSchema>;
+
+/**
+ * The longest value an instance variable holds (app/models/ci/instance_variable.rb: `validates
+ * :value, length: { maximum: 10_000 }`; the API docs: "Maximum of 10,000 characters").
+ */
+export const INSTANCE_VALUE_LIMIT = 10_000;
+
+function printVariables(value: GitlabVariables | GitlabInstanceVariables): PrintBlock[] {
   return [
     modeBlock("gitlab_variable", value.mode),
     ...Object.keys(value.items ?? {}).map((name): PrintBlock => ({
@@ -130,6 +180,17 @@ export const variablesSetting = defineSetting({
     "GitLab CI/CD variables: mode (additive or authoritative) and items by KEY or KEY@environment-scope, each with its value as ${NAME} and GitLab's flags.",
   ),
   // Authoritative mode is about the whole listing: one setting, defined once per project or group.
+  defines: () => [{ id: "variables", path: [], what: "the CI/CD variable list" }],
+  print: printVariables,
+  secrets: [["items", "*", "value"]],
+});
+
+/** `instance[].variables`: the GitLab instance's own variables, by key. */
+export const instanceVariablesSetting = defineSetting({
+  key: "variables",
+  schema: instanceVariablesSchema.describe(
+    "The GitLab instance's CI/CD variables, for every project (an administrator's token): mode (additive or authoritative) and items by KEY, each with its value as ${NAME} and GitLab's flags.",
+  ),
   defines: () => [{ id: "variables", path: [], what: "the CI/CD variable list" }],
   print: printVariables,
   secrets: [["items", "*", "value"]],

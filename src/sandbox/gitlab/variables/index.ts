@@ -1,14 +1,16 @@
 import { z } from "zod";
 import { check } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
-import { problemsOf } from "./model.js";
+import { instanceProblemsOf, problemsOf } from "./model.js";
 import { type CiVariable, variablesOf } from "./records.js";
 import { variableRoutes } from "./routes.js";
 
 /**
- * CI/CD variables of projects and groups (the `gitlab_variable` kind). A seed's variable is
- * checked as GitLab checks the create that would make it (model.ts); `hidden` is GitLab's
- * `masked_and_hidden`. The demo world gives them to group partners, whose export the other
+ * CI/CD variables of projects, groups and the instance (the `gitlab_variable` kind). A seed's
+ * variable is checked as GitLab checks the create that would make it (model.ts); `hidden` is
+ * GitLab's `masked_and_hidden`. The instance's (`instance_variables`, a list of the seed's own)
+ * have neither scope nor `hidden`, and only an administrator (a user with `site_admin: true`)
+ * reads them; the demo world has none, and no administrator. The demo world gives them to group partners, whose export the other
  * kinds' tests do not plan (every value comes from the environment, so a configuration that
  * names variables needs them set).
  */
@@ -25,10 +27,15 @@ const variableSeed = z.strictObject({
   description: z.string().nullable().default(null),
 });
 const variablesSeed = z.array(variableSeed).default([]);
+const instanceVariableSeed = variableSeed.omit({ environment_scope: true, hidden: true }).shape;
 
 export const variables = gitlabArea({
   name: "variables",
-  seed: { projects: { variables: variablesSeed }, groups: { variables: variablesSeed } },
+  seed: {
+    projects: { variables: variablesSeed },
+    groups: { variables: variablesSeed },
+    instance_variables: instanceVariableSeed,
+  },
   demo: {
     groups: [
       {
@@ -72,6 +79,17 @@ export const variables = gitlabArea({
     seed.groups.forEach((entry, index) => {
       const group = world.seeded.groups[index];
       if (group !== undefined) add(variablesOf(group), entry.variables, ["groups", index]);
+    });
+    const instance = variablesOf(world);
+    seed.instance_variables.forEach((entry, index) => {
+      const variable: CiVariable = { ...entry, hidden: false, environment_scope: "*" };
+      const problems = instanceProblemsOf(variable, instance);
+      check(
+        Object.keys(problems).length === 0,
+        ["instance_variables", index],
+        `GitLab refuses this variable: ${JSON.stringify(problems)}`,
+      );
+      instance.push(variable);
     });
     seed.projects.forEach((entry, index) => {
       const project = world.seeded.projects[index];

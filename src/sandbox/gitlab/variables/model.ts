@@ -67,3 +67,32 @@ export function problemsOf(
   }
   return problems;
 }
+
+/**
+ * The instance's own rules besides a variable's (app/models/ci/instance_variable.rb): a value of at
+ * most 10,000 characters ("The value of the provided variable exceeds the %{count} character
+ * limit"), and — checked on create only (Limitable, `limit_scope = GLOBAL_SCOPE`) — at most
+ * `ci_instance_level_variables` of them, 25 unless an administrator changes it
+ * (doc/administration/instance_limits.md): "Maximum number of %{name} (%{count}) exceeded"
+ * (app/models/concerns/limitable.rb, the name humanized).
+ */
+export const INSTANCE_VARIABLES_LIMIT = 25;
+
+export function instanceProblemsOf(
+  candidate: CiVariable,
+  all: readonly CiVariable[],
+  stored?: CiVariable,
+): Problems {
+  const problems = problemsOf(candidate, all, stored);
+  const add = (field: string, message: string) => (problems[field] ??= []).push(message);
+  if (candidate.value.length > 10_000) {
+    add("value", "The value of the provided variable exceeds the 10000 character limit");
+  }
+  if (stored === undefined && all.length >= INSTANCE_VARIABLES_LIMIT) {
+    add(
+      "base",
+      `Maximum number of ci instance level variables (${INSTANCE_VARIABLES_LIMIT}) exceeded`,
+    );
+  }
+  return problems;
+}

@@ -1,7 +1,11 @@
 import { attached } from "../../core/attached.js";
-import type { Group, Project } from "../world/records.js";
+import type { GitlabWorld, Group, Project } from "../world/records.js";
 
-/** A CI/CD variable of a project or a group (app/models/ci/variable.rb, ci/group_variable.rb). */
+/**
+ * A CI/CD variable of a project, a group or the instance (app/models/ci/variable.rb,
+ * ci/group_variable.rb, ci/instance_variable.rb; an instance variable is never hidden and stays in
+ * the scope `*`).
+ */
 export interface CiVariable {
   key: string;
   value: string;
@@ -15,5 +19,8 @@ export interface CiVariable {
   description: string | null;
 }
 
-/** A project's or a group's variables, in the order they were created (GitLab lists them by id). */
-export const variablesOf = attached((_owner: Project | Group): CiVariable[] => []);
+/**
+ * A project's, a group's or the instance's (kept by the world) variables, in the order they were
+ * created (GitLab lists them by id).
+ */
+export const variablesOf = attached((_owner: Project | Group | GitlabWorld): CiVariable[] => []);

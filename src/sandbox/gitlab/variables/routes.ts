@@ -8,17 +8,19 @@ import {
   ok,
   parameters,
   type RequestContext,
+  requireCaller,
   type Route,
 } from "../http.js";
 import { visibleGroup, visibleProject } from "../world/access.js";
-import type { Group, Project } from "../world/records.js";
-import { problemsOf } from "./model.js";
+import type { GitlabWorld, Group, Project } from "../world/records.js";
+import { instanceProblemsOf, problemsOf } from "./model.js";
 import { type CiVariable, variablesOf } from "./records.js";
-import { variable } from "./shapes.js";
+import { instanceVariable, variable } from "./shapes.js";
 
 /**
- * GitLab's project- and group-level CI/CD variables APIs (doc/api/project_level_variables.md,
- * group_level_variables.md; lib/api/ci/variables.rb, lib/api/group_variables.rb):
+ * GitLab's project-, group- and instance-level CI/CD variables APIs (doc/api/
+ * project_level_variables.md, group_level_variables.md; lib/api/ci/variables.rb,
+ * lib/api/group_variables.rb):
  * - every route takes a project's Maintainer role (`authorize! :admin_build`) or a group's Owner
  *   role (docs, "CI/CD variables", "For a group": "You must be a group member with the Owner
  *   role"), 403 otherwise;
@@ -31,24 +33,39 @@ import { variable } from "./shapes.js";
  * - a group's environment scope is Premium: on Free, `environment_scope` and the filter are not
  *   used (EE's `filter_variable_parameters` drops the scope unless the group is licensed for
  *   scoped variables), so a group variable stays in the scope `*`.
+ *
+ * And the instance-level API (doc/api/instance_level_ci_variables.md, lib/api/admin/ci/
+ * variables.rb; every tier, self-managed and Dedicated): `/admin/ci/variables`, administrators
+ * only (`authenticated_as_admin!`: 401 without a token, 403 "403 Forbidden" for anyone else); a
+ * variable is its key alone (`find_by_key`; no `environment_scope`, no filter, no
+ * `masked_and_hidden`: none is declared, and Grape drops what is not), 404 "404 InstanceVariable
+ * Not Found" (`not_found!('InstanceVariable')`); its own limits in model.ts.
  */
 
-type Owner = { project: Project } | { group: Group };
+type Where = "projects" | "groups" | "instance";
+type Owner = { project: Project } | { group: Group } | { instance: GitlabWorld };
 
-const recordOf = (owner: Owner) => ("project" in owner ? owner.project : owner.group);
+const recordOf = (owner: Owner) =>
+  "project" in owner ? owner.project : "group" in owner ? owner.group : owner.instance;
 
-function ownerOf(ctx: RequestContext, scope: "projects" | "groups"): Owner {
-  const owner: Owner =
-    scope === "projects"
-      ? { project: visibleProject(ctx) }
-      : { group: visibleGroup(ctx, ctx.params.id) };
-  const needed = "project" in owner ? "maintainer" : "owner";
-  if (!ctx.world.hasRole(recordOf(owner), ctx.caller, needed)) throw gitlabForbidden();
-  return owner;
+function ownerOf(ctx: RequestContext, where: Where): Owner {
+  if (where === "instance") {
+    if (!requireCaller(ctx).admin) throw gitlabForbidden();
+    return { instance: ctx.world };
+  }
+  if (where === "projects") {
+    const project = visibleProject(ctx);
+    if (!ctx.world.hasRole(project, ctx.caller, "maintainer")) throw gitlabForbidden();
+    return { project };
+  }
+  const group = visibleGroup(ctx, ctx.params.id);
+  if (!ctx.world.hasRole(group, ctx.caller, "owner")) throw gitlabForbidden();
+  return { group };
 }
 
 /** Whether the place uses environment scopes: every project; a group from Premium on. */
 function scoped(ctx: RequestContext, owner: Owner): boolean {
+  if ("instance" in owner) return false;
   return "project" in owner || ctx.world.tier !== "free";
 }
 
@@ -78,7 +95,9 @@ function found(ctx: RequestContext, owner: Owner): CiVariable {
     );
   }
   const [only] = matches;
-  if (only === undefined) throw gitlabNotFound("Variable Not Found");
+  if (only === undefined) {
+    throw gitlabNotFound("instance" in owner ? "InstanceVariable Not Found" : "Variable Not Found");
+  }
   return only;
 }
 
@@ -107,23 +126,31 @@ function fieldsOf(ctx: RequestContext, owner: Owner, create: boolean): Partial<C
   if (params.variable_type === "env_var" || params.variable_type === "file") {
     fields.variable_type = params.variable_type;
   }
-  if (create && grapeBoolean(params.masked_and_hidden) === true) {
+  if (create && !("instance" in owner) && grapeBoolean(params.masked_and_hidden) === true) {
     fields.masked = true;
     fields.hidden = true;
   }
   return fields;
 }
 
-function refuseInvalid(candidate: CiVariable, all: readonly CiVariable[], stored?: CiVariable) {
-  const problems = problemsOf(candidate, all, stored);
+function refuseInvalid(
+  owner: Owner,
+  candidate: CiVariable,
+  all: readonly CiVariable[],
+  stored?: CiVariable,
+) {
+  const check = "instance" in owner ? instanceProblemsOf : problemsOf;
+  const problems = check(candidate, all, stored);
   if (Object.keys(problems).length > 0) {
     throw new HttpError({ status: 400, body: { message: problems } });
   }
 }
 
-function routesOf(scope: "projects" | "groups"): Route[] {
-  const base = `/api/v4/${scope}/:id/variables`;
-  const template = `/api/v4/${scope}/{id}/variables`;
+function routesOf(scope: Where): Route[] {
+  const base =
+    scope === "instance" ? "/api/v4/admin/ci/variables" : `/api/v4/${scope}/:id/variables`;
+  const template = scope === "instance" ? base : `/api/v4/${scope}/{id}/variables`;
+  const shape = scope === "instance" ? instanceVariable : variable;
   return [
     {
       method: "GET",
@@ -131,14 +158,14 @@ function routesOf(scope: "projects" | "groups"): Route[] {
       operation: `GET ${template}`,
       handler: (ctx) => {
         const owner = ownerOf(ctx, scope);
-        return gitlabPageReply(ctx, variablesOf(recordOf(owner)), variable);
+        return gitlabPageReply(ctx, variablesOf(recordOf(owner)), shape);
       },
     },
     {
       method: "GET",
       pattern: `${base}/:key`,
       operation: `GET ${template}/{key}`,
-      handler: (ctx) => ok(variable(found(ctx, ownerOf(ctx, scope)))),
+      handler: (ctx) => ok(shape(found(ctx, ownerOf(ctx, scope)))),
     },
     {
       method: "POST",
@@ -159,9 +186,9 @@ function routesOf(scope: "projects" | "groups"): Route[] {
           description: null,
           ...fieldsOf(ctx, owner, true),
         };
-        refuseInvalid(created, all);
+        refuseInvalid(owner, created, all);
         all.push(created);
-        return { status: 201, body: variable(created) };
+        return { status: 201, body: shape(created) };
       },
     },
     {
@@ -172,9 +199,9 @@ function routesOf(scope: "projects" | "groups"): Route[] {
         const owner = ownerOf(ctx, scope);
         const stored = found(ctx, owner);
         const updated: CiVariable = { ...stored, ...fieldsOf(ctx, owner, false) };
-        refuseInvalid(updated, variablesOf(recordOf(owner)), stored);
+        refuseInvalid(owner, updated, variablesOf(recordOf(owner)), stored);
         Object.assign(stored, updated);
-        return ok(variable(stored));
+        return ok(shape(stored));
       },
     },
     {
@@ -192,4 +219,8 @@ function routesOf(scope: "projects" | "groups"): Route[] {
   ];
 }
 
-export const variableRoutes: Route[] = [...routesOf("projects"), ...routesOf("groups")];
+export const variableRoutes: Route[] = [
+  ...routesOf("projects"),
+  ...routesOf("groups"),
+  ...routesOf("instance"),
+];

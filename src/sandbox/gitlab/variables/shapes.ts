@@ -17,3 +17,20 @@ export function variable(value: CiVariable): Record<string, unknown> {
     description: value.description,
   };
 }
+
+/**
+ * An instance variable as GitLab answers it: the same entity, without `hidden` and
+ * `environment_scope`, which it exposes only for records that have them (Ci::InstanceVariable
+ * has neither).
+ */
+export function instanceVariable(value: CiVariable): Record<string, unknown> {
+  return {
+    variable_type: value.variable_type,
+    key: value.key,
+    value: value.value,
+    protected: value.protected,
+    masked: value.masked,
+    raw: value.raw,
+    description: value.description,
+  };
+}
