@@ -3,6 +3,7 @@ import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyVariable } from "./canonical.js";
 import { exportVariables } from "./export.js";
+import { variableGraphql } from "./graphql.js";
 import { planVariables } from "./plan.js";
 import { variablesSetting } from "./settings.js";
 
@@ -33,6 +34,7 @@ export const gitlabVariableKind = defineKind({
         `${projectPath(at)}/variables`,
         at.owner === "" ? `project ${at.name}` : `${at.owner}/${at.name}`,
       ),
+    graphql: variableGraphql,
   },
   group: {
     setting: variablesSetting,

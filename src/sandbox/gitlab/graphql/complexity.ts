@@ -13,6 +13,7 @@ import {
   isObjectType,
   isInterfaceType,
   valueFromAST,
+  type ValueNode,
 } from "graphql";
 
 /**
@@ -57,7 +58,7 @@ function pageSizeOf(args: Record<string, unknown>): number {
 function argumentValues(
   walk: Walk,
   field: GraphQLField<unknown, unknown>,
-  node: { arguments?: readonly { name: { value: string }; value: import("graphql").ValueNode }[] },
+  node: { arguments?: readonly { name: { value: string }; value: ValueNode }[] },
 ): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const argument of node.arguments ?? []) {

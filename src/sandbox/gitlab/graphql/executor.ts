@@ -1,4 +1,4 @@
-import { execute, GraphQLError, parse, validate, type DocumentNode } from "graphql";
+import { type DocumentNode, execute, type GraphQLError, parse, validate } from "graphql";
 import type { RequestContext } from "../http.js";
 import { LIMITS, scoreQuery } from "./complexity.js";
 import { queryRoot } from "./resolvers.js";

@@ -1,0 +1,199 @@
+/**
+ * GitLab's bulk reads (#38, item 3): for every GitLab project kind with a GraphQL read, from
+ * random live states — a random value applied, then a random change made behind forgeplan's back
+ * — a random desired value plans the same reading over REST and over GitLab's GraphQL API,
+ * change for change. Every query sent validates against the vendored subset of GitLab's schema,
+ * names no project in its text, and stays within GitLab's complexity limit (250) and length
+ * (10,000 characters). Over the demo world with many projects, through the CLI: the same plan
+ * both ways, fewer requests with GraphQL, and acme/api — whose member has a custom role GraphQL is
+ * not asked for — has its members read over REST.
+ *
+ * `FC_SEED=7 FC_RUNS=100 npx vitest run test/integration/gitlab-bulk-reads.test.ts` explores further.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import type { Plan } from "../../src/core/plan.js";
+import { SCOPED_KINDS } from "../../src/resources/index.js";
+import { demoWorld, type RecordedRequest, type RunningSandbox } from "../../src/sandbox/index.js";
+import { runInProcess } from "../helpers/cli.js";
+import {
+  gitlabComplexity,
+  gitlabSchemaProblems,
+  sentGitlabQueries,
+} from "../helpers/gitlab-graphql.js";
+import { interpolated } from "../helpers/graphql.js";
+import { sandbox } from "../helpers/sandbox.js";
+import type { KindFixture } from "../kinds/fixture.js";
+import { FIXTURES } from "../kinds/fixtures/index.js";
+import { KindWorld, runs } from "../kinds/harness.js";
+
+const RUNS = 15;
+const COVERED = SCOPED_KINDS.project.filter((kind) => kind.part.graphql !== undefined);
+
+function config(fixture: KindFixture, key: string, value: unknown): string {
+  const where = fixture.project!;
+  return stringify({ version: 1, projects: [{ project: where.at, ...where.entry, [key]: value }] });
+}
+
+/** Checks every GitLab query of a run: valid, no value in its text, within GitLab's limits. */
+function checkQueries(run: readonly RecordedRequest[], names: readonly string[]): number {
+  const queries = sentGitlabQueries(run);
+  for (const query of queries) {
+    expect(gitlabSchemaProblems(query.query)).toEqual([]);
+    expect(interpolated(query, names)).toEqual([]);
+    expect(gitlabComplexity(query)).toBeLessThanOrEqual(250);
+    expect(query.query.length).toBeLessThanOrEqual(10_000);
+  }
+  return queries.length;
+}
+
+/** GET requests of a path and the paths under it. */
+const reads = (run: readonly RecordedRequest[], path: string) =>
+  run.filter((request) => request.method === "GET" && request.path.startsWith(path)).length;
+
+/** GET requests of exactly this path, whatever their query. */
+const readsOf = (run: readonly RecordedRequest[], path: string) =>
+  run.filter((request) => request.method === "GET" && request.path.split("?")[0] === path).length;
+
+it("GitLab project kinds with a GraphQL read: CI/CD variables and members", () => {
+  expect(COVERED.map((kind) => kind.name).sort()).toEqual(["gitlab_variable", "members"]);
+});
+
+describe.each(COVERED.map((kind) => [kind.name, kind.part.setting.key] as const))(
+  "%s plans alike over REST and GitLab's GraphQL API",
+  (name, key) => {
+    const fixture = FIXTURES[name]!;
+    const where = fixture.project!;
+    const encoded = `/api/v4/projects/${encodeURIComponent(where.at)}`;
+
+    it("from random live states to random desired values", async () => {
+      const drawn = where.desired.chain((live) =>
+        fc.record({
+          live: fc.constant(live),
+          change: where.mutations
+            ? fc.option(where.mutations(live), { nil: undefined })
+            : fc.constant(undefined),
+          desired: where.desired,
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(drawn, async ({ live, change, desired }) => {
+          const world = await KindWorld.start(fixture);
+          try {
+            const start = world.load(config(fixture, key, live));
+            await world.apply(await world.plan(start), start);
+            if (change) await change.send(world.live());
+            const state = world.load(config(fixture, key, desired));
+            const restFrom = world.requests.length;
+            const rest = await world.plan(state, undefined, "rest");
+            const graphqlFrom = world.requests.length;
+            const graphql = await world.plan(state, undefined, "graphql");
+            expect(graphql.changes).toEqual(rest.changes);
+            expect(graphql.summary).toEqual(rest.summary);
+            const restRun = world.requests.slice(restFrom, graphqlFrom);
+            const graphqlRun = world.requests.slice(graphqlFrom);
+            expect(checkQueries(graphqlRun, [where.at])).toBeGreaterThan(0);
+            expect(reads(graphqlRun, encoded)).toBeLessThanOrEqual(reads(restRun, encoded));
+          } finally {
+            await world.stop();
+          }
+        }),
+        runs(38, RUNS),
+      );
+    }, 60_000);
+  },
+);
+
+/** The demo world with 30 more projects in acme, each with members and CI/CD variables. */
+function manyProjects(): string {
+  const seed = structuredClone(demoWorld) as { projects: Array<Record<string, unknown>> };
+  const first = Math.max(...seed.projects.map((project) => Number(project.id)));
+  for (let index = 1; index <= 30; index++) {
+    seed.projects.push({
+      id: first + index,
+      group: "acme",
+      path: `service-${index}`,
+      name: `service-${index}`,
+      members: index % 3 === 0 ? { hubot: "developer" } : { mona: "maintainer" },
+      ...(index % 3 !== 0 && index % 5 === 0 ? { member_expiry: { mona: "2031-01-31" } } : {}),
+      variables: [
+        { key: "REGION", value: `eu-${index}`, masked: false },
+        { key: "TOKEN", value: `token_${index}_secret`, masked: true, hidden: index % 4 === 0 },
+      ],
+    });
+  }
+  const file = join(mkdtempSync(join(tmpdir(), "forgeplan-gitlab-bulk-")), "world.yaml");
+  writeFileSync(file, stringify(seed));
+  return file;
+}
+
+describe("the demo world with many projects, through the CLI", () => {
+  let running: RunningSandbox;
+  const requests: RecordedRequest[] = [];
+  beforeAll(async () => {
+    running = await sandbox({
+      seed: manyProjects(),
+      onRequest: (request) => requests.push(request),
+    });
+  });
+  afterAll(() => running.stop());
+
+  async function plan(readsMode: string) {
+    const dir = mkdtempSync(join(tmpdir(), "forgeplan-gitlab-bulk-"));
+    const file = join(dir, "forgeplan.yaml");
+    writeFileSync(
+      file,
+      stringify({
+        version: 1,
+        projects: [
+          {
+            project: "acme/*",
+            members: { users: { mona: "maintainer", "octo-dev": "developer" } },
+            variables: { items: { REGION: { value: "${REGION}" } } },
+          },
+        ],
+      }),
+    );
+    const from = requests.length;
+    const result = await runInProcess(
+      ["plan", "-c", file, "--sandbox-url", running.url, "--format", "json", "--reads", readsMode],
+      { env: { REGION: "eu-1" } },
+    );
+    expect(result.stderr).toBe("");
+    return { plan: JSON.parse(result.stdout) as Plan, run: requests.slice(from) };
+  }
+
+  it("plans alike both ways, in fewer requests over GraphQL (also with auto), acme/api's members over REST", async () => {
+    const rest = await plan("rest");
+    const graphql = await plan("graphql");
+    expect(graphql.plan.changes).toEqual(rest.plan.changes);
+    expect(graphql.plan.summary).toEqual(rest.plan.summary);
+    expect(sentGitlabQueries(rest.run)).toEqual([]);
+    const queries = checkQueries(graphql.run, ["acme/api", "acme/service-1"]);
+    // 32 projects of acme, a few to a query within the complexity limit.
+    expect(queries).toBeGreaterThan(1);
+    expect(graphql.run.length).toBeLessThan(rest.run.length);
+    // acme/api's member with a custom role: its members are read over REST both ways.
+    const apiMembers = "/api/v4/projects/acme%2Fapi/members";
+    expect(readsOf(graphql.run, apiMembers)).toBe(readsOf(rest.run, apiMembers));
+    expect(readsOf(rest.run, apiMembers)).toBeGreaterThan(0);
+    // Its variables, and every other project's direct members and variables, over GraphQL.
+    expect(readsOf(graphql.run, "/api/v4/projects/acme%2Fapi/variables")).toBe(0);
+    for (const project of ["service-1", "service-15", "service-30"]) {
+      const path = `/api/v4/projects/acme%2F${project}`;
+      expect(readsOf(rest.run, `${path}/members`)).toBe(1);
+      expect(readsOf(graphql.run, `${path}/members`)).toBe(0);
+      expect(readsOf(graphql.run, `${path}/variables`)).toBe(0);
+    }
+    // `auto` reads a target of 25 projects or more as `graphql` does.
+    const auto = await plan("auto");
+    expect(auto.plan.changes).toEqual(rest.plan.changes);
+    expect(sentGitlabQueries(auto.run).length).toBe(queries);
+    // No value of a variable in anything printed.
+    expect(JSON.stringify(graphql.plan)).not.toContain("token_1_secret");
+  }, 30_000);
+});
