@@ -5,8 +5,9 @@
  * change for change. Every query sent validates against the vendored subset of GitLab's schema,
  * names no project in its text, and stays within GitLab's complexity limit (250) and length
  * (10,000 characters). Over the demo world with many projects, through the CLI: the same plan
- * both ways, fewer requests with GraphQL, and acme/api — whose member has a custom role GraphQL is
- * not asked for — has its members read over REST.
+ * both ways, fewer requests with GraphQL (each project's settings answered by the group's projects
+ * listing), and acme/api — whose member has a custom role GraphQL is not asked for — has its
+ * members read over REST.
  *
  * `FC_SEED=7 FC_RUNS=100 npx vitest run test/integration/gitlab-bulk-reads.test.ts` explores further.
  */
@@ -152,6 +153,7 @@ describe("the demo world with many projects, through the CLI", () => {
         projects: [
           {
             project: "acme/*",
+            settings: { request_access_enabled: true },
             members: { users: { mona: "maintainer", "octo-dev": "developer" } },
             variables: { items: { REGION: { value: "${REGION}" } } },
           },
@@ -185,6 +187,9 @@ describe("the demo world with many projects, through the CLI", () => {
     expect(readsOf(graphql.run, "/api/v4/projects/acme%2Fapi/variables")).toBe(0);
     for (const project of ["service-1", "service-15", "service-30"]) {
       const path = `/api/v4/projects/acme%2F${project}`;
+      // The group's projects listing answers GET /projects/:id for the settings kind.
+      expect(readsOf(rest.run, path)).toBe(1);
+      expect(readsOf(graphql.run, path)).toBe(0);
       expect(readsOf(rest.run, `${path}/members`)).toBe(1);
       expect(readsOf(graphql.run, `${path}/members`)).toBe(0);
       expect(readsOf(graphql.run, `${path}/variables`)).toBe(0);

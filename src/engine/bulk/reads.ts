@@ -6,7 +6,12 @@ import {
   type RestAnswers,
   type Variables,
 } from "../../resources/graphql-read.js";
-import { LIFECYCLE_KIND, REPOSITORY_KINDS, SCOPED_KINDS } from "../../resources/index.js";
+import {
+  LIFECYCLE_KIND,
+  LIFECYCLE_KINDS,
+  REPOSITORY_KINDS,
+  SCOPED_KINDS,
+} from "../../resources/index.js";
 import { ORGANIZATION_SIDE_MINIMUM } from "../../resources/organization-side.js";
 import type { ScopedDesired } from "../expand.js";
 import { locatingReads } from "../lifecycle.js";
@@ -219,6 +224,22 @@ function deferOrganizationSide(
   }
 }
 
+/**
+ * The targets whose listed GitLab projects are located by their listing: every one with `graphql`,
+ * those with AUTO_MINIMUM listed projects or more with `auto`.
+ */
+function listedTargets(mode: ReadsMode, repos: readonly ScopedDesired[]): Set<string> {
+  const counts = new Map<string, number>();
+  if (mode === "rest") return new Set();
+  for (const repo of repos) {
+    if (repo.scope !== "project" || repo.listed === undefined) continue;
+    counts.set(repo.target, (counts.get(repo.target) ?? 0) + 1);
+  }
+  return new Set(
+    [...counts].filter(([, count]) => mode === "graphql" || count >= AUTO_MINIMUM).map(([t]) => t),
+  );
+}
+
 export interface BulkPlan {
   /** The reader each target plans with: a BulkReader where any repository is read in bulk. */
   readers: ReadonlyMap<string, ResourceReader>;
@@ -226,6 +247,12 @@ export interface BulkPlan {
   batchOf(index: number): Batch | undefined;
   /** The kinds of a repository of the work (by its index) read in bulk. */
   bulkKinds(index: number): ReadonlySet<string>;
+  /**
+   * Whether a place of the work (by its index) is located by what its glob's listing answered
+   * (`listed`): GitLab's group projects listing answers `GET /projects/:id` for the project
+   * settings kind in bulk reads (../project-listing.ts).
+   */
+  locatedByListing(index: number): boolean;
   batches: readonly Batch[];
 }
 
@@ -288,10 +315,21 @@ export function planReads(
     }
   }
   if (mode !== "rest") deferOrganizationSide(repos, readers, bulkReader);
+  const listedBy = listedTargets(mode, repos);
+  const locatedByListing = (index: number) => {
+    const repo = repos[index]!;
+    return repo.listed !== undefined && listedBy.has(repo.target);
+  };
+  const lifecycle = LIFECYCLE_KINDS.project?.name;
   return {
     readers: bulkReaders,
     batchOf: (index) => byIndex.get(index),
-    bulkKinds: (index) => kindsByIndex.get(index) ?? new Set(),
+    bulkKinds: (index) => {
+      const kinds = new Set(kindsByIndex.get(index));
+      if (lifecycle !== undefined && locatedByListing(index)) kinds.add(lifecycle);
+      return kinds;
+    },
+    locatedByListing,
     batches,
   };
 }
