@@ -32,7 +32,7 @@ import type { KindFixture } from "../kinds/fixture.js";
 import { FIXTURES } from "../kinds/fixtures/index.js";
 import { KindWorld, runs } from "../kinds/harness.js";
 
-const RUNS = 15;
+const RUNS = 12;
 const COVERED = SCOPED_KINDS.project.filter((kind) => kind.part.graphql !== undefined);
 
 function config(fixture: KindFixture, key: string, value: unknown): string {
@@ -154,7 +154,13 @@ describe("the demo world with many projects, through the CLI", () => {
           {
             project: "acme/*",
             settings: { request_access_enabled: true },
-            members: { users: { mona: "maintainer", "octo-dev": "developer" } },
+            // Expiry compared where written: some projects' mona ends then, others' never.
+            members: {
+              users: {
+                mona: { access_level: "maintainer", expires_at: "2031-01-31" },
+                "octo-dev": "developer",
+              },
+            },
             variables: { items: { REGION: { value: "${REGION}" } } },
           },
         ],
@@ -168,6 +174,44 @@ describe("the demo world with many projects, through the CLI", () => {
     expect(result.stderr).toBe("");
     return { plan: JSON.parse(result.stdout) as Plan, run: requests.slice(from) };
   }
+
+  it("its POST /api/graphql answers as GitLab: permissions as REST's, its limits refused", async () => {
+    const ask = async (token: string, query: string, variables: Record<string, unknown> = {}) => {
+      const response = await fetch(`${running.url}/api/graphql`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { data?: unknown; errors?: Array<{ message: string }> };
+    };
+    const one =
+      "query($p: ID!) { project(fullPath: $p) { fullPath ciVariables(first: 5) { nodes { key } } } }";
+    expect(await ask("sandbox-admin", one, { p: "acme/nope" })).toEqual({
+      data: { project: null },
+    });
+    // octo-reader sees acme/api but is no Maintainer: REST's 403 is GraphQL's null.
+    expect(await ask("sandbox-reader", one, { p: "acme/api" })).toEqual({
+      data: { project: { fullPath: "acme/api", ciVariables: null } },
+    });
+    const page = await ask(
+      "sandbox-admin",
+      'query { project(fullPath: "acme/api") { ciVariables(first: 101) { nodes { key } } } }',
+    );
+    expect(page.errors?.[0]?.message).toMatch(/max page size of 100/);
+    const projects = Array.from(
+      { length: 25 },
+      (_, index) =>
+        `p${index}: project(fullPath: "acme/service-${index + 1}") { ciVariables(first: 100) { nodes { key value } } }`,
+    );
+    const heavy = await ask("sandbox-admin", `query { ${projects.join(" ")} }`);
+    expect(heavy.data).toBeUndefined();
+    expect(heavy.errors?.[0]?.message).toMatch(
+      /^Query has complexity of \d+, which exceeds max complexity of 250$/,
+    );
+    const long = await ask("sandbox-admin", `query { ${"__typename ".repeat(1_000)}}`);
+    expect(long.errors?.[0]?.message).toMatch(/^Query too large/);
+  });
 
   it("plans alike both ways, in fewer requests over GraphQL (also with auto), acme/api's members over REST", async () => {
     const rest = await plan("rest");
