@@ -18,6 +18,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { Plan } from "../../src/core/plan.js";
+import { predictComplexity } from "../../src/forge/graphql-cost.js";
 import { SCOPED_KINDS } from "../../src/resources/index.js";
 import { demoWorld, type RecordedRequest, type RunningSandbox } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
@@ -47,6 +48,8 @@ function checkQueries(run: readonly RecordedRequest[], names: readonly string[])
     expect(gitlabSchemaProblems(query.query)).toEqual([]);
     expect(interpolated(query, names)).toEqual([]);
     expect(gitlabComplexity(query)).toBeLessThanOrEqual(250);
+    // What forgeplan predicted (and packed by) is what GitLab scores.
+    expect(predictComplexity(query.query, query.variables)).toBe(gitlabComplexity(query));
     expect(query.query.length).toBeLessThanOrEqual(10_000);
   }
   return queries.length;
