@@ -127,6 +127,10 @@ function manyProjects(): string {
       variables: [
         { key: "REGION", value: `eu-${index}`, masked: false },
         { key: "TOKEN", value: `token_${index}_secret`, masked: true, hidden: index % 4 === 0 },
+        // More than a first page (20) in one project: read on by a follow-up query.
+        ...(index === 7
+          ? Array.from({ length: 24 }, (_, n) => ({ key: `EXTRA_${n}`, value: `extra-${n}` }))
+          : []),
       ],
     });
   }
@@ -232,7 +236,7 @@ describe("the demo world with many projects, through the CLI", () => {
     expect(readsOf(rest.run, apiMembers)).toBeGreaterThan(0);
     // Its variables, and every other project's direct members and variables, over GraphQL.
     expect(readsOf(graphql.run, "/api/v4/projects/acme%2Fapi/variables")).toBe(0);
-    for (const project of ["service-1", "service-15", "service-30"]) {
+    for (const project of ["service-1", "service-7", "service-15", "service-30"]) {
       const path = `/api/v4/projects/acme%2F${project}`;
       // The group's projects listing answers GET /projects/:id for the settings kind.
       expect(readsOf(rest.run, path)).toBe(1);
@@ -241,6 +245,9 @@ describe("the demo world with many projects, through the CLI", () => {
       expect(readsOf(graphql.run, `${path}/members`)).toBe(0);
       expect(readsOf(graphql.run, `${path}/variables`)).toBe(0);
     }
+    expect(sentGitlabQueries(graphql.run).some((query) => query.query.includes("after:"))).toBe(
+      true,
+    );
     // `auto` reads a target of 25 projects or more as `graphql` does.
     const auto = await plan("auto");
     expect(auto.plan.changes).toEqual(rest.plan.changes);
