@@ -17,8 +17,9 @@ import {
 } from "graphql";
 
 /**
- * GitLab's query limits (doc/api/graphql/index.md, "Limits"): complexity 250 for an authenticated
- * request (200 without a token), depth 15, at most 100 nodes a page, 10,000 characters a query.
+ * GitLab's query limits (doc/api/graphql/index.md, "Limits"; issue #38 states the first three):
+ * complexity 250 for an authenticated request, at most 100 nodes a page, 10,000 characters a
+ * query; 200 without a token and depth 15 as that page gives them (not re-read: docs/service-decisions.md).
  *
  * Complexity as app/graphql/types/base_field.rb computes it: every field costs 1
  * (DEFAULT_COMPLEXITY) plus its children's; a field resolved by a resolver (every field that takes
