@@ -5,9 +5,10 @@ import { CliError } from "./io.js";
 export const readsFlag = { reads: { type: "string" } } as const;
 
 export const readsHelp =
-  "  --reads auto|rest|graphql  how repositories are read: graphql reads the kinds GraphQL covers\n" +
-  "                           in bulk (many repositories a query), rest one request a resource, auto\n" +
-  `                           in bulk for a target with many repositories (default ${DEFAULT_READS})\n`;
+  "  --reads auto|rest|graphql  how repositories and GitLab projects are read: graphql reads the\n" +
+  "                           kinds GraphQL covers in bulk (many a query), rest one request a\n" +
+  "                           resource, auto in bulk for a target with many of them\n" +
+  `                           (default ${DEFAULT_READS})\n`;
 
 export function parseReads(command: string, value: string | undefined): ReadsMode {
   const reads = value ?? DEFAULT_READS;

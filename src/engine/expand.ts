@@ -30,6 +30,8 @@ export interface ScopedDesired {
   entries: ScopedEntry[];
   /** Whether it is archived, as a glob's listing said (a named one is located by reading it). */
   archived?: boolean;
+  /** What the glob's listing answered of it, where that is what reading it answers (listing.ts). */
+  listed?: unknown;
 }
 
 export interface Expansion {
@@ -141,6 +143,7 @@ export async function expandScope(
       const selected = slot(entry.target, candidate.owner, candidate.name);
       selected.entries.push(entry);
       selected.archived = candidate.archived;
+      if (candidate.answer !== undefined) selected.listed = candidate.answer;
     }
   });
   for (const entry of state.entries) {

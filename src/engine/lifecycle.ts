@@ -129,7 +129,14 @@ function locate(
   value: unknown,
 ): Promise<Location> {
   const named = repo.entries.some((entry) => entry.selector.kind === "name");
-  const found: Location = { kind: "found", at: wanted, wanted, archived: repo.archived === true };
+  const found: Location = {
+    kind: "found",
+    at: wanted,
+    wanted,
+    archived: repo.archived === true,
+    // What the listing answered stands for the read of the place (bulk reads only: plan.ts).
+    ...(repo.listed === undefined ? {} : { answer: repo.listed }),
+  };
   const lifecycle = LIFECYCLE_KINDS[repo.scope];
   if (lifecycle === undefined || !named) return Promise.resolve(found);
   const listed = repo.archived === undefined ? {} : { listed: { archived: repo.archived } };

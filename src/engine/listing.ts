@@ -11,6 +11,11 @@ export interface Listed {
   owner: string;
   name: string;
   archived: boolean;
+  /**
+   * The listing's item, where it is what a read of the place itself answers (GitLab's group
+   * projects listing: ./project-listing.ts), for bulk reads to answer that read with.
+   */
+  answer?: unknown;
 }
 
 /**

@@ -235,7 +235,8 @@ export async function planWork(
     tasks.push(async () => {
       await batch?.ready();
       try {
-        const planned = await planRepository(repo, reader, options);
+        const located = bulk.locatedByListing(index) ? repo : { ...repo, listed: undefined };
+        const planned = await planRepository(located, reader, options);
         const defaults = work.defaults?.[repo.scope] ?? [];
         const changes = positionedInRepository(planned, defaults, repo.entries, repo.scope);
         return { changes: note === undefined ? changes : changes.map((c) => withNote(c, note)) };

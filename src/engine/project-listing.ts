@@ -17,6 +17,13 @@ import {
  * the group reaches below it (`acme/**`, or a pattern with a slash), and without the projects other groups share
  * with it (`with_shared=false`; GitLab's default lists them too, though they live elsewhere:
  * docs/api/groups.md, "List projects").
+ *
+ * Not `simple`, its items are GitLab's Entities::Project (lib/api/groups.rb `present_projects`:
+ * `with: params[:simple] ? Entities::BasicProjectDetails : Entities::Project`), which
+ * `GET /projects/:id` answers too, with `permissions` added (Entities::ProjectWithAccess) and
+ * the fields `options[:user_can_admin_project]` gates (lib/api/entities/project.rb: import_error,
+ * runners_token, build_git_strategy), none of which the project settings kind reads: in bulk
+ * reads an item stands for that read (./bulk/reads.ts).
  */
 
 const listedProject = {
@@ -54,6 +61,7 @@ async function listGroupProjects(
       owner: project.path_with_namespace.slice(0, -project.path.length - 1),
       name: project.path,
       archived: project.archived === true,
+      answer: project,
     })),
   };
 }

@@ -10,7 +10,7 @@ import { CLIENT_DEFAULTS } from "./defaults.js";
 import { ForgeError, permissionsNote, serviceMessage, StoppedBeforeSending } from "./errors.js";
 import { createHttpFetch } from "./http-fetch.js";
 import { graphqlResult, type GraphqlResult, graphqlThrottle } from "./graphql-answer.js";
-import { predictCost } from "./graphql-cost.js";
+import { predictComplexity, predictCost } from "./graphql-cost.js";
 import { FREE_PATH, GRAPHQL, SKEW_MS } from "./limits.js";
 import { type Admitted, Pacer, type Ticket } from "./pacer.js";
 import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
@@ -46,7 +46,13 @@ export {
 } from "./errors.js";
 export type { RetryPolicy } from "./retry-policy.js";
 export type { GraphqlError, GraphqlResult } from "./graphql-answer.js";
-export { costOf, predictCost, predictQuery } from "./graphql-cost.js";
+export {
+  costOf,
+  GITLAB_QUERY_LIMITS,
+  predictComplexity,
+  predictCost,
+  predictQuery,
+} from "./graphql-cost.js";
 
 export type {
   ClientEvent,
@@ -326,6 +332,7 @@ export class ForgeClient {
    * the caller to ask less at once, as is any answer that is not a GraphQL answer.
    */
   async graphql<T>(query: string, variables: Record<string, unknown>): Promise<GraphqlResult<T>> {
+    if (this.#kind === "planning") return this.#gitlabGraphql<T>(query, variables);
     const cost = predictCost(query, variables);
     const ticket = this.#pacer.graphqlTicket(cost);
     const url = new URL(graphqlPath(this.#base), this.#base.origin);
@@ -334,6 +341,33 @@ export class ForgeClient {
     const result = graphqlResult<T>(response.data, cost);
     this.#stats.graphqlPoints += result.cost;
     return result;
+  }
+
+  /**
+   * GitLab's GraphQL API, `POST /api/graphql` beside `/api/v4` (doc/api/graphql/index.md). GitLab
+   * has no GraphQL budget of points: a query is one request of the user's API limit, refused when
+   * its complexity passes 250. Its stats count the query (`graphqlQueries`) and the complexity
+   * GitLab scores it (`graphqlPoints`, as base_field.rb computes it: ./graphql-cost.ts).
+   */
+  async #gitlabGraphql<T>(
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<GraphqlResult<T>> {
+    const complexity = predictComplexity(query, variables);
+    const ticket = this.#pacer.graphqlTicket(1);
+    const root = this.#base.pathname.replace(/\/+$/, "");
+    const url = new URL(`${root}/api/graphql`, this.#base.origin);
+    const response = await this.#exchange<unknown>(
+      "POST",
+      url,
+      { query, variables },
+      false,
+      false,
+      ticket,
+    );
+    const result = graphqlResult<T>(response.data, complexity);
+    this.#stats.graphqlPoints += complexity;
+    return { ...result, cost: complexity };
   }
 
   /** GET /rate_limit: costs nothing, and refreshes the budget of every category. */

@@ -85,3 +85,53 @@ function pageSize(field: FieldNode, variables: Record<string, unknown>): number 
   }
   return undefined;
 }
+
+/** GitLab's limits on one query (doc/api/graphql/index.md, "Limits"). */
+export const GITLAB_QUERY_LIMITS = { complexity: 250, pageSize: 100, length: 10_000 } as const;
+
+/**
+ * What GitLab will score a query's complexity (app/graphql/types/base_field.rb): every field 1
+ * plus its children's; a field resolved with arguments 1 more (BaseResolver.resolver_complexity);
+ * a connection — a field with `first` or `last` — its whole again times the page size ÷ 100
+ * (`connection_complexity_multiplier`), truncated. Without the schema, a field that takes
+ * arguments in the query is the resolver's: every field forgeplan asks with arguments is one, and
+ * every connection it reads is asked with `first`.
+ */
+export function predictComplexity(query: string, variables: Record<string, unknown> = {}): number {
+  const document = parse(query, { noLocation: true });
+  const fragments = new Map<string, SelectionSetNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition.selectionSet);
+    }
+  }
+  const score = (selections: SelectionSetNode, spreading: ReadonlySet<string>): number => {
+    let total = 0;
+    for (const selection of selections.selections) {
+      if (selection.kind === Kind.FIELD) {
+        let cost = 1 + (selection.selectionSet ? score(selection.selectionSet, spreading) : 0);
+        if ((selection.arguments ?? []).length > 0) cost += 1;
+        const page = pageSize(selection, variables);
+        if (page !== undefined) {
+          cost += (cost * Math.min(page, GITLAB_QUERY_LIMITS.pageSize)) / 100;
+        }
+        total += Math.trunc(cost);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        total += score(selection.selectionSet, spreading);
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment && !spreading.has(selection.name.value)) {
+          total += score(fragment, new Set(spreading).add(selection.name.value));
+        }
+      }
+    }
+    return total;
+  };
+  let total = 0;
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) {
+      total += score(definition.selectionSet, new Set());
+    }
+  }
+  return total;
+}

@@ -41,8 +41,9 @@ export interface ConnectOptions {
   /** Every request, retry and wait of the clients (progress, logs). */
   onEvent?: (event: ClientEvent) => void;
   /**
-   * How repositories are read: `graphql` reads the kinds GraphQL covers in bulk, many repositories
-   * a query; `rest` one request a resource; `auto` (default) in bulk for a target with many.
+   * How repositories and GitLab projects are read: `graphql` reads the kinds GraphQL covers in
+   * bulk, many a query; `rest` one request a resource; `auto` (default) in bulk for a target with
+   * many.
    */
   reads?: ReadsMode;
 }

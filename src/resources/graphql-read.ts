@@ -3,7 +3,9 @@ import type { RepoRef } from "./context.js";
 
 /**
  * A kind's bulk read over GitHub's GraphQL API, beside its REST read: the fields it reads of one
- * repository, and how their answer stands for the REST answers its planner reads. The engine aliases
+ * repository, and how their answer stands for the REST answers its planner reads. GitLab's
+ * project kinds read the same way over GitLab's GraphQL API (`project(fullPath:)` for
+ * `repository(owner:, name:)`, its limits for GitHub's: ../engine/bulk/gitlab-query.ts). The engine aliases
  * many repositories into one query (`r0k1: repository(owner: $o0, name: $n0) { …the kind's
  * fields… }`), then hands each kind its part of the answer; the REST answers it makes are what the
  * planner's reads are answered with, so the planner is the same code whichever way its state was
@@ -56,8 +58,11 @@ export interface ConnectionPage {
 
 /** The next pages of a connection that had more than one. */
 export interface PageRequest {
-  /** What holds the connection: a repository by name, or any object by its node id and type. */
-  on: { repository: RepoRef } | { node: string; type: string };
+  /**
+   * What holds the connection: a GitHub repository by name, any GitHub object by its node id and
+   * type, or a GitLab project by its full path.
+   */
+  on: { repository: RepoRef } | { node: string; type: string } | { project: string };
   /** The connection field, with constant arguments besides `first` and `after`: `rulesets(includeParents: false)`. */
   field: string;
   /** What to read of each node (each edge, with `edges`); `pageInfo` is added. */
@@ -162,15 +167,40 @@ const connectionPage = (list: "nodes" | "edges") =>
  * `pageOf`, the rest read by follow-up queries (`connection`: the field with its constant
  * arguments, what to read of each node); undefined when the connection cannot be read whole.
  */
-export async function repositoryConnection(
-  part: {
-    repo: RepoRef;
-    data: unknown;
-    failed: (path: ReadonlyArray<string | number>) => boolean;
-    pages: Pages;
-  },
+export function repositoryConnection(
+  part: ConnectionPart,
   field: string,
   connection: Omit<PageRequest, "on" | "after">,
+): Promise<MoreNodes | undefined> {
+  return connectionOf(part, field, connection, { repository: part.repo });
+}
+
+/**
+ * Likewise for a GitLab project's connection (`project(fullPath:)`): the project is named by its
+ * full path, the namespace's and its own (`repo.owner` and `repo.name`).
+ */
+export function projectConnection(
+  part: ConnectionPart,
+  field: string,
+  connection: Omit<PageRequest, "on" | "after">,
+): Promise<MoreNodes | undefined> {
+  return connectionOf(part, field, connection, {
+    project: `${part.repo.owner}/${part.repo.name}`,
+  });
+}
+
+interface ConnectionPart {
+  repo: RepoRef;
+  data: unknown;
+  failed: (path: ReadonlyArray<string | number>) => boolean;
+  pages: Pages;
+}
+
+async function connectionOf(
+  part: ConnectionPart,
+  field: string,
+  connection: Omit<PageRequest, "on" | "after">,
+  on: PageRequest["on"],
 ): Promise<MoreNodes | undefined> {
   const list = connection.edges ? "edges" : "nodes";
   const read = z.looseObject({ [field]: connectionPage(list) }).safeParse(part.data);
@@ -182,6 +212,6 @@ export async function repositoryConnection(
   return allNodes(
     { pageInfo: page.pageInfo, nodes: page[list]! },
     (index) => part.failed([field, list, index]),
-    (after) => part.pages.rest({ on: { repository: part.repo }, ...connection, after }),
+    (after) => part.pages.rest({ on, ...connection, after }),
   );
 }

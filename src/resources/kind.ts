@@ -161,9 +161,16 @@ export interface RepositoryPart<S extends z.ZodType = z.ZodType> extends ScopedP
  * A key of a GitLab project's settings. `at` names the project: `owner` is its namespace's full
  * path and `name` its path, or `owner` is "" and `name` its numeric id as written (`projectPath`,
  * ./gitlab-paths.ts, builds the API path from either). Planned, exported, located and archived as a
- * repository part is; GitLab has no bulk read here yet.
+ * repository part is.
  */
-export type ProjectPart<S extends z.ZodType = z.ZodType> = ScopedPart<S, RepoRef>;
+export interface ProjectPart<S extends z.ZodType = z.ZodType> extends ScopedPart<S, RepoRef> {
+  /**
+   * Its bulk read over GitLab's GraphQL API (`--reads`): what it reads of a project named by its
+   * full path and which REST answers that stands for (./graphql-read.ts). Without one, the kind
+   * is read over REST.
+   */
+  graphql?: RepositoryGraphqlRead<z.output<S>>;
+}
 
 /**
  * For a clean-up, whose value names what must not exist and so is never exported: what export

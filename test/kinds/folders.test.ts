@@ -26,7 +26,7 @@ function expectedFiles(kind: KindModule): Record<string, boolean> {
     "canonical.ts": true,
     "plan.ts": true,
     "export.ts": exports,
-    "graphql.ts": kind.repository?.graphql !== undefined,
+    "graphql.ts": kind.repository?.graphql !== undefined || kind.project?.graphql !== undefined,
     "organization-side.ts": kind.repository?.organizationSide !== undefined,
   };
 }

@@ -6,14 +6,16 @@ import {
   pageOf,
   type Variables,
 } from "../../resources/graphql-read.js";
-import { MAX_ITEMS, type QueryPart } from "./query.js";
+import { packGitlab, projectField } from "./gitlab-query.js";
+import { type Dialect, MAX_ITEMS, type QueryPart } from "./query.js";
 import { runParts } from "./runner.js";
 
 /**
  * The follow-up pages of connections that held more than their first page, for every repository
  * at once: requests made while answers are converted are gathered and sent together, up to
  * MAX_ITEMS a query, each page under its own alias; a connection with still more pages asks again
- * from its new cursor. A page that cannot be read ends its request with undefined.
+ * from its new cursor. A page that cannot be read ends its request with undefined. GitLab's pages
+ * (a project's, by full path) are packed by its complexity limit instead.
  */
 
 const PAGE_SIZE = 100;
@@ -33,6 +35,11 @@ function pagePart(request: PageRequest): QueryPart {
       if ("repository" in request.on) {
         const { owner, name } = request.on.repository;
         return `${alias}: repository(owner: ${variables.add("String!", owner)}, name: ${variables.add("String!", name)}) { ${connection} }`;
+      }
+      if ("project" in request.on) {
+        return projectField(alias, request.on.project, connection, (type, value) =>
+          variables.add(type, value),
+        );
       }
       return `${alias}: node(id: ${variables.add("ID!", request.on.node)}) { ... on ${request.on.type} { ${connection} } }`;
     },
@@ -68,13 +75,15 @@ function pageIn(
 
 export class PageReader implements Pages {
   readonly #client: ForgeClient;
+  readonly #dialect: Dialect;
   #pending: Pending[] = [];
   #scheduled = false;
   /** What ended a follow-up query other than the service's answer (a stop, a wait too long). */
   failure: unknown;
 
-  constructor(client: ForgeClient) {
+  constructor(client: ForgeClient, dialect: Dialect = "github") {
     this.#client = client;
+    this.#dialect = dialect;
   }
 
   rest(request: PageRequest): Promise<MoreNodes | undefined> {
@@ -92,6 +101,13 @@ export class PageReader implements Pages {
       this.#scheduled = false;
       const queue = this.#pending;
       this.#pending = [];
+      if (this.#dialect === "gitlab") {
+        // GitLab's limit is each query's complexity (./gitlab-query.ts), not a count of items.
+        for (const batch of packGitlab(queue, (pending) => [pagePart(pending.request)])) {
+          void this.#send(batch);
+        }
+        return;
+      }
       for (let start = 0; start < queue.length; start += MAX_ITEMS) {
         void this.#send(queue.slice(start, start + MAX_ITEMS));
       }
@@ -104,6 +120,7 @@ export class PageReader implements Pages {
       outcomes = await runParts(
         this.#client,
         batch.map((pending) => pagePart(pending.request)),
+        this.#dialect,
       );
     } catch (error) {
       // A stop, or a wait beyond the maximum: kept for whoever waits on the answers to throw.

@@ -42,15 +42,22 @@ class VariableSet implements Variables {
 /** What every query also asks: its own cost and the budget after it (free of cost itself). */
 const RATE_LIMIT = "rateLimit { cost remaining resetAt limit used nodeCount }";
 
-export function buildQuery(parts: readonly QueryPart[]): BuiltQuery {
+/**
+ * Whose GraphQL API a query is for: GitHub's, where every query also asks its cost; GitLab's,
+ * which has no such field worth its complexity (the client predicts it: ../../forge/graphql-cost.ts).
+ */
+export type Dialect = "github" | "gitlab";
+
+export function buildQuery(parts: readonly QueryPart[], dialect: Dialect = "github"): BuiltQuery {
   const variables = new VariableSet();
   const aliases = parts.map((_, index) => `a${index}`);
   const fields = parts.map((part, index) => part.field(aliases[index]!, variables));
   const fragments = [...new Set(parts.map((part) => part.fragments).filter((text) => text))];
   const declared =
     variables.declarations.length > 0 ? `(${variables.declarations.join(", ")})` : "";
+  const asked = dialect === "github" ? [...fields, RATE_LIMIT] : fields;
   return {
-    text: [`query Bulk${declared} {`, ...fields, RATE_LIMIT, "}", ...fragments].join("\n"),
+    text: [`query Bulk${declared} {`, ...asked, "}", ...fragments].join("\n"),
     variables: variables.values,
     aliases,
   };

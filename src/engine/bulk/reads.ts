@@ -6,12 +6,18 @@ import {
   type RestAnswers,
   type Variables,
 } from "../../resources/graphql-read.js";
-import { LIFECYCLE_KIND, REPOSITORY_KINDS } from "../../resources/index.js";
+import {
+  LIFECYCLE_KIND,
+  LIFECYCLE_KINDS,
+  REPOSITORY_KINDS,
+  SCOPED_KINDS,
+} from "../../resources/index.js";
 import { ORGANIZATION_SIDE_MINIMUM } from "../../resources/organization-side.js";
 import type { ScopedDesired } from "../expand.js";
 import { locatingReads } from "../lifecycle.js";
 import { PageReader } from "./pages.js";
-import { pack, pointsOf, type QueryPart } from "./query.js";
+import { complexityOf, packGitlab, projectField } from "./gitlab-query.js";
+import { type Dialect, pack, pointsOf, type QueryPart } from "./query.js";
 import { BulkReader } from "./reader.js";
 import { runParts } from "./runner.js";
 
@@ -21,7 +27,8 @@ import { runParts } from "./runner.js";
  * `graphql` reads every repository whose kinds have a GraphQL read in bulk; `auto` does so for a
  * target with at least AUTO_MINIMUM such repositories — many repositories of one target, where
  * aliasing them into queries saves budget; a handful are read as cheaply, and more plainly, over
- * REST.
+ * REST. GitLab projects likewise, over GitLab's GraphQL API within its complexity limit
+ * (./gitlab-query.ts).
  */
 
 export const READS_MODES = ["auto", "rest", "graphql"] as const;
@@ -50,16 +57,23 @@ interface BulkRepository {
 /** Throws away what `select` declares: it only tells whether a value is read over GraphQL. */
 const probe: Variables = { add: () => "$probe" };
 
+/**
+ * The bulk reads of a repository's or a GitLab project's kinds. A project named by its numeric id
+ * is read over REST: GitLab's `project(fullPath:)` takes a path.
+ */
 function kindReads(repo: RepoRef, desired: ScopedDesired): KindRead[] {
+  if (desired.scope === "project" && repo.owner === "") return [];
   const reads: KindRead[] = [];
-  for (const kind of REPOSITORY_KINDS) {
-    const graphql = kind.repository.graphql;
-    const value = desired.settings[kind.repository.setting.key];
+  for (const kind of SCOPED_KINDS[desired.scope]) {
+    const graphql = kind.part.graphql;
+    const value = desired.settings[kind.part.setting.key];
     if (graphql === undefined || value === undefined) continue;
     if (graphql.select({ repo, value, variables: probe }) === undefined) continue;
     reads.push({ name: kind.name, graphql, value });
   }
-  const locating = locatingRead(repo, desired);
+  // GitLab projects are located over REST: GraphQL's Project is not the REST answer the
+  // lifecycle kind reads (docs/scale.md).
+  const locating = desired.scope === "repository" ? locatingRead(repo, desired) : undefined;
   if (locating !== undefined) reads.push(locating);
   return reads;
 }
@@ -78,10 +92,16 @@ function locatingRead(repo: RepoRef, desired: ScopedDesired): KindRead | undefin
   return { name: LIFECYCLE_KIND.name, graphql, value };
 }
 
-function partOf(repo: RepoRef, read: KindRead): QueryPart {
+function partOf(repo: RepoRef, read: KindRead, dialect: Dialect): QueryPart {
   return {
     ...(read.graphql.fragments ? { fragments: read.graphql.fragments } : {}),
     field: (alias, variables) => {
+      if (dialect === "gitlab") {
+        const fields = read.graphql.select({ repo, value: read.value, variables }) ?? "";
+        return projectField(alias, `${repo.owner}/${repo.name}`, fields, (type, value) =>
+          variables.add(type, value),
+        );
+      }
       const owner = variables.add("String!", repo.owner);
       const name = variables.add("String!", repo.name);
       const fields = read.graphql.select({ repo, value: read.value, variables }) ?? "";
@@ -95,25 +115,37 @@ export class Batch {
   readonly target: string;
   readonly #reader: BulkReader;
   readonly #repos: readonly BulkRepository[];
+  readonly dialect: Dialect;
   #ready: Promise<void> | undefined;
   #open: number;
   readonly #held: RestAnswers[] = [];
   readonly #missing: string[] = [];
 
-  constructor(reader: BulkReader, repos: readonly BulkRepository[], tasks: number) {
+  constructor(
+    reader: BulkReader,
+    repos: readonly BulkRepository[],
+    tasks: number,
+    dialect: Dialect = "github",
+  ) {
     this.target = reader.target;
     this.#reader = reader;
     this.#repos = repos;
     this.#open = tasks;
+    this.dialect = dialect;
   }
 
   get parts(): QueryPart[] {
-    return this.#repos.flatMap(({ repo, kinds }) => kinds.map((read) => partOf(repo, read)));
+    return this.#repos.flatMap(({ repo, kinds }) =>
+      kinds.map((read) => partOf(repo, read, this.dialect)),
+    );
   }
 
-  /** The points its query is predicted to cost (GitHub's formula). */
+  /**
+   * What its query is predicted to cost: GitHub's points, or the complexity GitLab will score it
+   * (which GitLab limits per query, not per hour).
+   */
   get points(): number {
-    return pointsOf(this.parts);
+    return this.dialect === "gitlab" ? complexityOf(this.parts) : pointsOf(this.parts);
   }
 
   /** Reads the batch once, whichever of its tasks asks first. */
@@ -132,8 +164,8 @@ export class Batch {
 
   async #read(): Promise<void> {
     const reads = this.#repos.flatMap(({ repo, kinds }) => kinds.map((read) => ({ repo, read })));
-    const outcomes = await runParts(this.#reader.client, this.parts);
-    const pages = new PageReader(this.#reader.client);
+    const outcomes = await runParts(this.#reader.client, this.parts, this.dialect);
+    const pages = new PageReader(this.#reader.client, this.dialect);
     await Promise.all(
       outcomes.map(async (outcome, index) => {
         const { repo, read } = reads[index]!;
@@ -192,6 +224,22 @@ function deferOrganizationSide(
   }
 }
 
+/**
+ * The targets whose listed GitLab projects are located by their listing: every one with `graphql`,
+ * those with AUTO_MINIMUM listed projects or more with `auto`.
+ */
+function listedTargets(mode: ReadsMode, repos: readonly ScopedDesired[]): Set<string> {
+  const counts = new Map<string, number>();
+  if (mode === "rest") return new Set();
+  for (const repo of repos) {
+    if (repo.scope !== "project" || repo.listed === undefined) continue;
+    counts.set(repo.target, (counts.get(repo.target) ?? 0) + 1);
+  }
+  return new Set(
+    [...counts].filter(([, count]) => mode === "graphql" || count >= AUTO_MINIMUM).map(([t]) => t),
+  );
+}
+
 export interface BulkPlan {
   /** The reader each target plans with: a BulkReader where any repository is read in bulk. */
   readers: ReadonlyMap<string, ResourceReader>;
@@ -199,6 +247,12 @@ export interface BulkPlan {
   batchOf(index: number): Batch | undefined;
   /** The kinds of a repository of the work (by its index) read in bulk. */
   bulkKinds(index: number): ReadonlySet<string>;
+  /**
+   * Whether a place of the work (by its index) is located by what its glob's listing answered
+   * (`listed`): GitLab's group projects listing answers `GET /projects/:id` for the project
+   * settings kind in bulk reads (../project-listing.ts).
+   */
+  locatedByListing(index: number): boolean;
   batches: readonly Batch[];
 }
 
@@ -228,8 +282,6 @@ export function planReads(
   if (mode !== "rest") {
     const byTarget = new Map<string, Array<{ index: number; bulk: BulkRepository }>>();
     for (const [index, repo] of repos.entries()) {
-      // GitLab projects have no bulk read yet: their kinds read over REST.
-      if (repo.scope !== "repository") continue;
       const ref = { owner: repo.owner, name: repo.name };
       const kinds = kindReads(ref, repo);
       if (kinds.length === 0) continue;
@@ -241,13 +293,18 @@ export function planReads(
       if (mode === "auto" && list.length < AUTO_MINIMUM) continue;
       const reader = bulkReader(target);
       if (reader === undefined) continue;
-      const packed = pack(list, ({ bulk }) => bulk.kinds.map((read) => partOf(bulk.repo, read)));
+      // One target is one service: its places are all repositories, or all GitLab projects.
+      const dialect: Dialect = repos[list[0]!.index]!.scope === "project" ? "gitlab" : "github";
+      const partsOf = ({ bulk }: { bulk: BulkRepository }) =>
+        bulk.kinds.map((read) => partOf(bulk.repo, read, dialect));
+      const packed = dialect === "gitlab" ? packGitlab(list, partsOf) : pack(list, partsOf);
       for (const members of packed) {
         const tasks = members.reduce((sum, { index }) => sum + tasksOf(repos[index]!), 0);
         const batch = new Batch(
           reader,
           members.map(({ bulk }) => bulk),
           tasks,
+          dialect,
         );
         batches.push(batch);
         for (const { index, bulk } of members) {
@@ -258,10 +315,21 @@ export function planReads(
     }
   }
   if (mode !== "rest") deferOrganizationSide(repos, readers, bulkReader);
+  const listedBy = listedTargets(mode, repos);
+  const locatedByListing = (index: number) => {
+    const repo = repos[index]!;
+    return repo.listed !== undefined && listedBy.has(repo.target);
+  };
+  const lifecycle = LIFECYCLE_KINDS.project?.name;
   return {
     readers: bulkReaders,
     batchOf: (index) => byIndex.get(index),
-    bulkKinds: (index) => kindsByIndex.get(index) ?? new Set(),
+    bulkKinds: (index) => {
+      const kinds = new Set(kindsByIndex.get(index));
+      if (lifecycle !== undefined && locatedByListing(index)) kinds.add(lifecycle);
+      return kinds;
+    },
+    locatedByListing,
     batches,
   };
 }

@@ -1,5 +1,5 @@
 import { ForgeError, type ForgeClient, type GraphqlError } from "../../forge/client.js";
-import { buildQuery, type QueryPart } from "./query.js";
+import { buildQuery, type Dialect, type QueryPart } from "./query.js";
 
 /**
  * Runs parts as one query and gives each its own outcome: its data, with the places of the errors
@@ -10,6 +10,8 @@ import { buildQuery, type QueryPart } from "./query.js";
  * too much (MAX_NODE_LIMIT_EXCEEDED, RESOURCE_LIMITS_EXCEEDED) is split in two and each half run
  * again, down to single parts; one that still fails is `failed`. Rate-limit waits beyond the
  * maximum, a stop, and errors that are not the service's answer end the run as REST reads would.
+ * GitLab answers a project the credential cannot see with null and no error: `failed`, so REST
+ * reads it and answers as REST does.
  */
 
 export type PartOutcome =
@@ -19,6 +21,12 @@ export type PartOutcome =
   | { kind: "failed" };
 
 const TOO_BIG = new Set(["MAX_NODE_LIMIT_EXCEEDED", "RESOURCE_LIMITS_EXCEEDED"]);
+/**
+ * GitLab's refusals of a query too big, in graphql-ruby's words ("Query has complexity of 300,
+ * which exceeds max complexity of 250", likewise depth) or its own for the length: asked again
+ * in halves, as GitHub's are.
+ */
+const GITLAB_TOO_BIG = /exceeds max (complexity|depth)|query too large/i;
 
 type Answered = { kind: "split" } | { kind: "outcomes"; outcomes: PartOutcome[] };
 
@@ -27,7 +35,10 @@ function outcomesOf(
   data: Record<string, unknown> | null,
   errors: readonly GraphqlError[],
 ): Answered {
-  if (errors.some((error) => error.type !== undefined && TOO_BIG.has(error.type))) {
+  const tooBig = (error: GraphqlError) =>
+    (error.type !== undefined && TOO_BIG.has(error.type)) ||
+    (error.path === undefined && GITLAB_TOO_BIG.test(error.message));
+  if (errors.some(tooBig)) {
     return { kind: "split" };
   }
   if (data === null) return { kind: "outcomes", outcomes: aliases.map(() => ({ kind: "failed" })) };
@@ -47,8 +58,12 @@ function outcomesOf(
   };
 }
 
-async function attempt(client: ForgeClient, parts: readonly QueryPart[]): Promise<Answered> {
-  const query = buildQuery(parts);
+async function attempt(
+  client: ForgeClient,
+  parts: readonly QueryPart[],
+  dialect: Dialect,
+): Promise<Answered> {
+  const query = buildQuery(parts, dialect);
   try {
     const result = await client.graphql<Record<string, unknown>>(query.text, query.variables);
     const data =
@@ -66,15 +81,16 @@ async function attempt(client: ForgeClient, parts: readonly QueryPart[]): Promis
 export async function runParts(
   client: ForgeClient,
   parts: readonly QueryPart[],
+  dialect: Dialect = "github",
 ): Promise<PartOutcome[]> {
   if (parts.length === 0) return [];
-  const answered = await attempt(client, parts);
+  const answered = await attempt(client, parts, dialect);
   if (answered.kind === "outcomes") return answered.outcomes;
   if (parts.length === 1) return [{ kind: "failed" }];
   const half = Math.ceil(parts.length / 2);
   const [first, second] = await Promise.all([
-    runParts(client, parts.slice(0, half)),
-    runParts(client, parts.slice(half)),
+    runParts(client, parts.slice(0, half), dialect),
+    runParts(client, parts.slice(half), dialect),
   ]);
   return [...first, ...second];
 }

@@ -9,6 +9,7 @@ import {
   verifyVariable,
 } from "./canonical.js";
 import { exportInstanceVariables, exportVariables } from "./export.js";
+import { variableGraphql } from "./graphql.js";
 import { planVariables, type VariablePlace } from "./plan.js";
 import { INSTANCE_VALUE_LIMIT, instanceVariablesSetting, variablesSetting } from "./settings.js";
 
@@ -45,6 +46,7 @@ export const gitlabVariableKind = defineKind({
         `${projectPath(at)}/variables`,
         at.owner === "" ? `project ${at.name}` : `${at.owner}/${at.name}`,
       ),
+    graphql: variableGraphql,
   },
   group: {
     setting: variablesSetting,

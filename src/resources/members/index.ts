@@ -4,6 +4,7 @@ import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyMemberWrite } from "./canonical.js";
 import { exportGroupMembers, exportProjectMembers } from "./export.js";
+import { memberGraphql } from "./graphql.js";
 import { groupAbove, projectAbove, projectNamespace } from "./above.js";
 import { KIND, planMembers } from "./plan.js";
 import { topLevel, topLevelOf } from "./roles.js";
@@ -48,6 +49,7 @@ export const membersKind = defineKind({
       );
     },
     export: exportProjectMembers,
+    graphql: memberGraphql,
   },
   group: {
     setting: groupMembersSetting,

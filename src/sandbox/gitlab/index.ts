@@ -18,6 +18,7 @@ import { variables } from "./variables/index.js";
 import { deployKeys } from "./deploy-keys/index.js";
 import { protectedEnvironments } from "./protected-environments/index.js";
 import { gitlabFamily, type GitlabSetup } from "./family.js";
+import { gitlabGraphql } from "./graphql/index.js";
 import type { Route } from "./http.js";
 import { gitlabWorld } from "./world/index.js";
 import { GitlabWorld } from "./world/records.js";
@@ -46,6 +47,7 @@ export const GITLAB_AREAS = [
   hooks,
   mergeRequests,
   issues,
+  gitlabGraphql,
 ] as const satisfies readonly GitlabArea[];
 
 const AREAS: readonly GitlabArea[] = GITLAB_AREAS;
