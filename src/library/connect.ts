@@ -111,6 +111,8 @@ export async function connect(
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       ...(options.shareOfBudget === undefined ? {} : { shareOfBudget: options.shareOfBudget }),
+      // Against a sandbox the base URL is the sandbox's: only a target's own `limits` turns them on.
+      ...(target.limits === undefined ? {} : { gitlabLimits: target.limits }),
     });
     clients.set(target.name, client);
     readers.set(target.name, new ResourceReader(target.name, client));
