@@ -87,7 +87,8 @@ export function endpointLimitOf(
   const relative = path.split("?")[0] ?? path;
   const rule = GITLAB_COM_ENDPOINT_LIMITS.find((candidate) => candidate.pattern.test(relative));
   if (rule === undefined) return undefined;
-  const record = rule.perRecord ? ` ${relative.split("/")[4] ?? ""}` : "";
+  // A project and a group may have the same id: the record is its kind and its id.
+  const record = rule.perRecord ? ` ${relative.split("/").slice(3, 5).join("/")}` : "";
   return { rule, key: `${rule.group}${record}` };
 }
 
