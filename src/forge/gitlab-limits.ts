@@ -99,8 +99,9 @@ export function endpointGroupOf(method: string, path: string): string {
 
 /**
  * Whether a target has GitLab.com's limits: as its configuration says (`limits`), else by its
- * host — gitlab.com has them; a self-managed instance sets its own (off by default: "Rate limits",
- * doc/security/rate_limits.md), so forgeplan runs there at the configured concurrency.
+ * host — gitlab.com has them; a self-managed instance sets its own ("Rate limits",
+ * doc/security/rate_limits.md, "By User or IP": "Default rate limit - Disabled by default"), so
+ * forgeplan runs there at the configured concurrency.
  */
 export function gitlabLimitsOf(baseUrl: string, given?: GitlabLimitsMode): GitlabLimitsMode {
   if (given !== undefined) return given;
