@@ -376,7 +376,7 @@ export class Pacer {
       hold.limit === "points"
         ? { category: ticket.endpoint, until, reason: "secondary-limit", endpoint: ticket.endpoint }
         : hold.limit === "endpoint-limit"
-          ? { category: hold.group!, until, reason: "secondary-limit", endpoint: hold.group! }
+          ? { category: hold.group!, until, reason: "endpoint-limit", endpoint: hold.group! }
           : { category: ticket.category, until, reason: hold.limit };
     if (until - now > this.#options.maxWaitMs) {
       throw new RateLimitWaitExceeded(wait.category, until, until - now, this.#options.maxWaitMs, {

@@ -67,7 +67,13 @@ export type ClientEvent =
  * content-creating requests, which forgeplan paces to.
  */
 export type WaitReason =
-  "rate-limit-reset" | "retry-after" | "secondary-limit" | "cpu-time" | "content-creation";
+  | "rate-limit-reset"
+  | "retry-after"
+  | "secondary-limit"
+  | "cpu-time"
+  | "content-creation"
+  /** One of GitLab.com's limits (an endpoint group's, or the API's), paced by the client. */
+  | "endpoint-limit";
 
 /** A 403/429 that said "slow down", and where the length of the wait it caused came from. */
 export interface ThrottledAnswer {
