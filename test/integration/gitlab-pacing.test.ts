@@ -4,6 +4,8 @@ import type { Plan } from "../../src/core/plan.js";
 import { budgetLine } from "../../src/core/budget.js";
 import { planFileText } from "../../src/core/plan-file.js";
 import { readPlanFile } from "../../src/library/plan-file.js";
+import { planMarkdown } from "../../src/render/markdown.js";
+import { planText } from "../../src/render/text.js";
 import { loadDesiredState } from "../../src/engine/desired.js";
 import { planPart } from "../../src/engine/plan-part.js";
 import type { Shard } from "../../src/engine/shard.js";
@@ -106,6 +108,8 @@ describe("GitLab.com's limits, paced by the client", () => {
     const line = budgetLine(plan.budget!);
     expect(line).toMatch(/^Reads on GitLab: [\d,]+ REST requests \(GET \/api\/v4\/projects\/:id /);
     expect(line).toContain("· ≥ 2 min at GitLab.com's 400 GET /api/v4/projects/:id requests/min");
+    expect(planText(plan, {})).toContain(line);
+    expect(planMarkdown(plan, {})).toContain(`_${line.replace(/\*/g, "\\*")}_`);
     const saved = JSON.parse(planFileText(plan)) as { budget: Record<string, unknown> };
     expect(saved.budget.least_time).toMatchObject({
       limit: "GitLab.com's 400 GET /api/v4/projects/:id requests/min",
