@@ -61,7 +61,12 @@ beforeEach(() => clock.advance(20 * 60_000));
 
 async function planned(
   events: ClientEvent[],
-  options: { shard?: Shard; shareOfBudget?: number; desired?: DesiredState } = {},
+  options: {
+    shard?: Shard;
+    shareOfBudget?: number;
+    desired?: DesiredState;
+    maxWaitMs?: number;
+  } = {},
 ): Promise<Plan> {
   const desired = options.desired ?? state;
   const { readers } = await connect(
@@ -69,6 +74,7 @@ async function planned(
     {
       sandboxUrl: world.url,
       clock,
+      ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}),
       // One request at a time: time moves only while every run is asleep (GatedClock).
       concurrency: 1,
       onEvent: (event) => events.push(event),
@@ -139,6 +145,17 @@ describe("GitLab.com's limits, paced by the client", () => {
     });
     expect(plan.changes.filter((change) => change.error !== undefined)).toEqual([]);
     expect(plan.changes.filter((change) => change.action === "update")).toHaveLength(9);
+  });
+
+  it("stops before reading a run that cannot fit a minute of its share when it may not wait a minute", async () => {
+    const sent = world.stats().requests_total;
+    // A hundredth of the 2,000 a minute is 20 requests; the run needs one a project at least.
+    await expect(planned([], { shareOfBudget: 0.01, maxWaitMs: 30_000 })).rejects.toThrow(
+      /^not started: target 'gl' needs at least [\d,]+ requests, more than the 20 of GitLab\.com's 2,000 API requests a minute .* nothing was read/,
+    );
+    // Only the group's listing was read, to know the projects.
+    const listed = world.stats().requests_total - sent;
+    expect(listed).toBeLessThanOrEqual(Math.ceil(PROJECTS / 100));
   });
 
   it("lets two shards of one token, each with half of every limit, draw no 429 together", async () => {
