@@ -154,8 +154,15 @@ export function leastTime(budget: ReadBudget): LeastTime {
       limit: `${limits.graphqlResponseSecondsPerMinute} s of GraphQL response time/min`,
     },
   ];
-  return bounds.reduce((largest, bound) => (bound.minutes > largest.minutes ? bound : largest));
+  const least = bounds.reduce((largest, bound) =>
+    bound.minutes > largest.minutes ? bound : largest,
+  );
+  // Only a self-managed GitLab was read: no published limit bounds the time, and the plan says so.
+  const unbounded = least.minutes === 0 && budget.gitlab?.limits === "none";
+  return unbounded ? { minutes: 0, limit: NO_PUBLISHED_LIMITS } : least;
 }
+
+const NO_PUBLISHED_LIMITS = "no published limits (self-managed GitLab)";
 
 /** The GitHub share of a budget's counts: the totals less what GitLab targets read. */
 function githubPart(budget: ReadBudget): ReadBudget {
@@ -197,9 +204,7 @@ export function budgetLine(budget: ReadBudget): string {
   if (gitlab !== undefined) parts.push(gitlabReads(gitlab));
   const reads = parts.join("; ");
   if (least.minutes > 0) return `${reads} · ${durationText(least.minutes)} at ${least.limit}`;
-  return gitlab !== undefined && gitlab.limits === "none" && parts.length === 1
-    ? `${reads} · no published limits (self-managed GitLab)`
-    : reads;
+  return least.limit === NO_PUBLISHED_LIMITS ? `${reads} · ${NO_PUBLISHED_LIMITS}` : reads;
 }
 
 function plural(count: number, noun: string): string {

@@ -273,6 +273,10 @@ describe("the budget line of a GitLab plan", () => {
       ...base,
       gitlab: { ...gitlab, without_validator: 200, limits: "none", endpoint_limits: {} },
     };
+    expect(leastTime(budget)).toEqual({
+      minutes: 0,
+      limit: "no published limits (self-managed GitLab)",
+    });
     expect(budgetLine(budget)).toBe(
       "Reads on GitLab: 1,200 REST requests (GET /api/v4/projects/:id 1,000, other 200; 0 from the cache, " +
         "200 without an ETag), 0 GraphQL queries (complexity 0) · no published limits (self-managed GitLab)",
