@@ -620,7 +620,7 @@ export class ForgeClient {
     const limited =
       ticket.graphql && graphqlThrottle(data, headers, this.#clock.now(), SKEW_MS) !== undefined;
     if (status >= 200 && status < 300 && !limited) {
-      // Counted so a plan can say how much of a run no cache can spare (GitLab sends no ETag).
+      // Counted so a plan can say how much of a run no cache can spare (answers without an ETag).
       if (key !== undefined && headers.etag === undefined) this.#stats.noValidator++;
       if (key !== undefined && headers.etag !== undefined && raw !== undefined) {
         const entry = this.#entryOf(headers, headers.etag, raw, sent);
