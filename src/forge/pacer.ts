@@ -100,8 +100,9 @@ interface Hold {
  * Decides when each request may start: the primary budget per category (RateBudget), GitHub's
  * secondary limits — points per endpoint (PointWindow), content creation (ContentCreationWindow)
  * and CPU time (ResponseTimeBudget) — or, for a GitLab target that has them, GitLab.com's
- * per-endpoint and API limits (GitlabWindows), writes one at a time and spaced (WriteLane), and pauses after
- * throttling answers. The client asks it before every attempt and tells it what each answer reported.
+ * per-endpoint and API limits (GitlabWindows) — writes one at a time and spaced (WriteLane), and
+ * pauses after throttling answers. The client asks it before every attempt and tells it what each
+ * answer reported.
  */
 export class Pacer {
   readonly #options: PacerOptions;
