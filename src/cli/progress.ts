@@ -64,6 +64,8 @@ function waitText(reason: WaitReason, until: number): string {
       return `waiting for CPU time (a secondary rate limit) until ${at}`;
     case "content-creation":
       return `waiting to create more content (a secondary rate limit) until ${at}`;
+    case "endpoint-limit":
+      return `waiting for GitLab.com's per-endpoint limit until ${at}`;
     default:
       return `waiting for rate-limit reset at ${at}`;
   }

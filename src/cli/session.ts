@@ -153,6 +153,12 @@ export function reportEvent(io: CliIO, event: ClientEvent): void {
     io.stderr.write(`forgeplan: secondary rate limit on ${limit}\n`);
     return;
   }
+  if (event.reason === "endpoint-limit") {
+    io.stderr.write(
+      `forgeplan: GitLab.com's limit on ${event.category}: waiting ${until}, pacing its requests to the limit (a target's limits)\n`,
+    );
+    return;
+  }
   if (event.reason === "secondary-limit") {
     const answer =
       after === undefined

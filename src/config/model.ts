@@ -23,6 +23,8 @@ export interface TargetConfig {
   token?: Secret;
   /** Set when the target authenticates as a GitHub App installation rather than with a token. */
   app?: AppAuthConfig;
+  /** A GitLab target's `limits`, when written: otherwise its host decides (src/forge/gitlab-limits.ts). */
+  limits?: "gitlab.com" | "none";
 }
 
 export interface AppAuthConfig {

@@ -222,6 +222,7 @@ class Resolver {
           baseUrl: target.base_url ?? DEFAULT_BASE_URL[type],
           tokenEnv: target.token_env ?? DEFAULT_TOKEN_ENV[type],
           ...(app !== undefined ? { app } : {}),
+          ...(target.limits !== undefined ? { limits: target.limits } : {}),
         });
       }
     }

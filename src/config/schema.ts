@@ -77,6 +77,12 @@ const target = closed({
     .describe(
       "Refused: keys are never written in the file; use private_key_env or private_key_file.",
     ),
+  limits: z
+    .enum(["gitlab.com", "none"])
+    .optional()
+    .describe(
+      "GitLab targets: gitlab.com paces GitLab.com's per-endpoint limits and its 2,000 API requests a minute; none runs at the configured concurrency (a self-managed instance). Default: gitlab.com when base_url is on gitlab.com, else none.",
+    ),
   installation_id: numericId("The installation's id")
     .optional()
     .describe(
@@ -87,6 +93,12 @@ const target = closed({
   const given = keys.filter((key) => value[key] !== undefined);
   const problem = (path: string, message: string) =>
     context.addIssue({ code: "custom", path: [path], message });
+  if (value.limits !== undefined && familyOf(value.type) !== "gitlab") {
+    problem(
+      "limits",
+      "limits is for GitLab targets: GitHub's are paced as the service reports them",
+    );
+  }
   if (value.app_id === undefined) {
     for (const key of [
       ...given,
@@ -408,6 +420,7 @@ export interface ConfigFile {
       private_key_env?: string;
       private_key_file?: string;
       installation_id?: number | string;
+      limits?: "gitlab.com" | "none";
     }
   >;
   defaults?: Record<string, unknown>;

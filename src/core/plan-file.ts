@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { leastTime, type ReadBudget } from "./budget.js";
+import { type GitlabReadBudget, leastTime, type ReadBudget } from "./budget.js";
 import { ACTIONS, type Change, GATES, makePlan, type Plan, STEPS, summarize } from "./plan.js";
 import { isPlainObject } from "./plain.js";
 import { SENSITIVE } from "./secret.js";
@@ -225,6 +225,25 @@ function fileSchema(kinds: readonly string[]) {
         graphql_points: count,
         rest_limit: count.min(1),
         graphql_limit: count.min(1),
+        gitlab: z
+          .looseObject({
+            limits: z.enum(["gitlab.com", "none"]),
+            rest_requests: count,
+            from_cache: count,
+            without_validator: count,
+            requests_by_endpoint_group: z.record(z.string(), count),
+            endpoint_limits: z.record(
+              z.string(),
+              z.strictObject({
+                limit: count.min(1),
+                window_seconds: count.min(1),
+                per_record: z.literal(true).optional(),
+              }),
+            ),
+            graphql_queries: count,
+            graphql_complexity: count,
+          })
+          .optional(),
       })
       .optional(),
     removal_limit: z
@@ -319,5 +338,19 @@ function budgetOf(stored: ReadBudget): ReadBudget {
     graphql_points: stored.graphql_points,
     rest_limit: stored.rest_limit,
     graphql_limit: stored.graphql_limit,
+    ...(stored.gitlab !== undefined ? { gitlab: gitlabBudgetOf(stored.gitlab) } : {}),
+  };
+}
+
+function gitlabBudgetOf(stored: GitlabReadBudget): GitlabReadBudget {
+  return {
+    limits: stored.limits,
+    rest_requests: stored.rest_requests,
+    from_cache: stored.from_cache,
+    without_validator: stored.without_validator,
+    requests_by_endpoint_group: { ...stored.requests_by_endpoint_group },
+    endpoint_limits: { ...stored.endpoint_limits },
+    graphql_queries: stored.graphql_queries,
+    graphql_complexity: stored.graphql_complexity,
   };
 }

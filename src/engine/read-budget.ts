@@ -1,11 +1,15 @@
 import {
   durationText,
+  GITLAB_API_GROUP,
+  type GitlabLimit,
+  type GitlabReadBudget,
   leastTime,
   PUBLISHED_LIMITS,
   type ReadBudget,
   thousands,
 } from "../core/budget.js";
 import type { ClientStats, ForgeClient } from "../forge/client.js";
+import { GITLAB_COM_API_LIMIT, GITLAB_COM_ENDPOINT_LIMITS } from "../forge/gitlab-limits.js";
 import type { ResourceReader } from "../resources/context.js";
 
 /**
@@ -38,21 +42,36 @@ export async function measureReads<T>(
   let fromCache = 0;
   let queries = 0;
   let points = 0;
+  let gitlab: GitlabReadBudget | undefined;
   for (const [index, client] of clients.entries()) {
     const after = client.stats();
     const earlier: ClientStats = before[index]!;
+    let sentByClient = 0;
     for (const [endpoint, count] of Object.entries(after.endpoints)) {
       const sent = count - (earlier.endpoints[endpoint] ?? 0);
-      restRequests += sent;
-      busiest = Math.max(busiest, sent);
+      sentByClient += sent;
+      // GitHub's secondary limit counts per endpoint; GitLab's are the groups below.
+      if (client.gitlabLimits === undefined) busiest = Math.max(busiest, sent);
     }
-    fromCache += after.notModified - earlier.notModified;
-    queries += after.graphqlQueries - earlier.graphqlQueries;
-    points += after.graphqlPoints - earlier.graphqlPoints;
+    restRequests += sentByClient;
+    const cached = after.notModified - earlier.notModified;
+    const asked = after.graphqlQueries - earlier.graphqlQueries;
+    fromCache += cached;
+    queries += asked;
+    if (client.gitlabLimits === undefined) {
+      points += after.graphqlPoints - earlier.graphqlPoints;
+      continue;
+    }
+    gitlab = gitlabReads(gitlab, client.gitlabLimits, earlier, after, {
+      rest: sentByClient,
+      cached,
+      asked,
+    });
   }
   return {
     result,
     budget: {
+      ...(gitlab !== undefined ? { gitlab } : {}),
       rest_requests: restRequests,
       from_cache: fromCache,
       busiest_endpoint: busiest,
@@ -61,6 +80,51 @@ export async function measureReads<T>(
       rest_limit: hourly(clients, "core", PUBLISHED_LIMITS.restPerHour),
       graphql_limit: hourly(clients, "graphql", PUBLISHED_LIMITS.graphqlPerHour),
     },
+  };
+}
+
+/** The limits of the groups a plan's GitLab reads counted in, and of all authenticated requests. */
+function limitsOf(groups: Record<string, number>): Record<string, GitlabLimit> {
+  const limits: Record<string, GitlabLimit> = {};
+  for (const rule of GITLAB_COM_ENDPOINT_LIMITS) {
+    if (groups[rule.group] === undefined) continue;
+    limits[rule.group] = {
+      limit: rule.limit,
+      window_seconds: rule.windowMs / 1000,
+      ...(rule.perRecord ? { per_record: true as const } : {}),
+    };
+  }
+  limits[GITLAB_API_GROUP] = {
+    limit: GITLAB_COM_API_LIMIT.limit,
+    window_seconds: GITLAB_COM_API_LIMIT.windowMs / 1000,
+  };
+  return limits;
+}
+
+/** A GitLab client's reads added to the plan's GitLab budget so far. */
+function gitlabReads(
+  sum: GitlabReadBudget | undefined,
+  limits: "gitlab.com" | "none",
+  earlier: ClientStats,
+  after: ClientStats,
+  counts: { rest: number; cached: number; asked: number },
+): GitlabReadBudget {
+  const groups = { ...sum?.requests_by_endpoint_group };
+  for (const [group, count] of Object.entries(after.endpointGroups)) {
+    const sent = count - (earlier.endpointGroups[group] ?? 0);
+    if (sent > 0) groups[group] = (groups[group] ?? 0) + sent;
+  }
+  const paced = limits === "gitlab.com" || sum?.limits === "gitlab.com";
+  return {
+    limits: paced ? "gitlab.com" : "none",
+    rest_requests: (sum?.rest_requests ?? 0) + counts.rest,
+    from_cache: (sum?.from_cache ?? 0) + counts.cached,
+    without_validator: (sum?.without_validator ?? 0) + after.noValidator - earlier.noValidator,
+    requests_by_endpoint_group: groups,
+    endpoint_limits: paced ? limitsOf(groups) : {},
+    graphql_queries: (sum?.graphql_queries ?? 0) + counts.asked,
+    graphql_complexity:
+      (sum?.graphql_complexity ?? 0) + after.graphqlComplexity - earlier.graphqlComplexity,
   };
 }
 
@@ -94,6 +158,11 @@ export function checkFits(
   for (const [target, estimate] of estimates) {
     const client = readers.get(target)?.client;
     if (client === undefined) continue;
+    // GitLab has no hourly budgets and no points: only GitLab.com's minute of API requests bounds it.
+    if (client.gitlabLimits !== undefined) {
+      if (client.gitlabLimits === "gitlab.com") checkGitlabFits(target, estimate, client);
+      continue;
+    }
     const needs: Array<{ category: string; need: number; what: string }> = [
       { category: "core", need: estimate.rest, what: "REST requests" },
       { category: "graphql", need: estimate.graphqlPoints, what: "GraphQL points" },
@@ -122,4 +191,22 @@ export function checkFits(
       );
     }
   }
+}
+
+/**
+ * A run on a GitLab.com target whose reads cannot fit one minute of the 2,000 API requests this
+ * client's share allows, when the maximum wait is shorter than that minute: a request would wait
+ * longer than it may once the minute's requests are spent, and the run would stop half-way.
+ */
+function checkGitlabFits(target: string, estimate: ReadEstimate, client: ForgeClient): void {
+  const { limit, windowMs } = GITLAB_COM_API_LIMIT;
+  const usable = Math.floor(limit * client.shareOfBudget);
+  const need = estimate.rest + estimate.graphqlQueries;
+  if (need <= usable || windowMs <= client.maxWaitMs) return;
+  throw new BudgetTooSmall(
+    `not started: target '${target}' needs at least ${thousands(need)} requests, more than the ` +
+      `${thousands(usable)} of GitLab.com's ${thousands(limit)} API requests a minute this run may send in one ` +
+      `minute, and the maximum wait of ${Math.ceil(client.maxWaitMs / 1000)} s is shorter than that minute; ` +
+      "nothing was read (allow a wait of at least a minute with --max-wait)",
+  );
 }

@@ -9,6 +9,8 @@ import { type Clock, systemClock } from "./clock.js";
 import { CLIENT_DEFAULTS } from "./defaults.js";
 import { ForgeError, permissionsNote, serviceMessage, StoppedBeforeSending } from "./errors.js";
 import { createHttpFetch } from "./http-fetch.js";
+import { endpointGroupOf, type GitlabLimitsMode, gitlabLimitsOf } from "./gitlab-limits.js";
+import { GitlabWindows } from "./gitlab-windows.js";
 import { graphqlResult, type GraphqlResult, graphqlThrottle } from "./graphql-answer.js";
 import { predictComplexity, predictCost } from "./graphql-cost.js";
 import { FREE_PATH, GRAPHQL, SKEW_MS } from "./limits.js";
@@ -83,6 +85,8 @@ const silentLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () =
  */
 export class ForgeClient {
   readonly #kind: "repository" | "planning";
+  readonly #gitlabLimits: GitlabLimitsMode | undefined;
+  readonly #share: number;
   readonly #accept: string;
   readonly #base: URL;
   readonly #auth: AuthProvider;
@@ -107,7 +111,10 @@ export class ForgeClient {
     waitsMs: 0,
     graphqlQueries: 0,
     graphqlPoints: 0,
+    graphqlComplexity: 0,
     endpoints: {},
+    endpointGroups: {},
+    noValidator: 0,
   };
   #identityOnce: Promise<string | undefined> | undefined;
 
@@ -120,6 +127,7 @@ export class ForgeClient {
     if (!(share > 0 && share <= 1)) {
       throw new Error(`share of the rate budget must be in (0, 1], got ${share}`);
     }
+    this.#share = share;
     // GitHub counts requests in flight per account, whoever sends them: a share of it is this client's.
     const concurrency = Math.max(1, Math.floor(given * share));
     // GitHub's secondary limits; GitLab documents neither (its limits are counts a minute).
@@ -177,13 +185,16 @@ export class ForgeClient {
     if (!(Number.isFinite(pointsPerMinute) && pointsPerMinute > 0)) {
       throw new Error(`points per minute must be a positive number, got ${pointsPerMinute}`);
     }
+    // GitLab's limits are requests per window, GitHub's secondary points are not among them.
+    this.#gitlabLimits = github ? undefined : gitlabLimitsOf(this.#base.href, options.gitlabLimits);
     this.#pacer = new Pacer({
       clock: this.#clock,
       signal: this.#signal,
       maxWaitMs: this.#maxWaitMs,
       writeIntervalMs,
       lane: writeLaneOf(this.#clock, this.#base.origin, this.#auth.writer),
-      pointsPerMinute,
+      pointsPerMinute: github ? pointsPerMinute : null,
+      gitlab: this.#gitlabLimits === "gitlab.com" ? new GitlabWindows(share, SKEW_MS) : undefined,
       contentLimits,
       cpuTimeLimitMs,
       share,
@@ -300,7 +311,7 @@ export class ForgeClient {
       let next: URL | undefined;
       let last: number | undefined;
       try {
-        next = nextLink(page.headers.link, url);
+        next = nextLink(page.headers.link, url) ?? this.#nextPageNumber(page.headers, url);
         last = lastPage(page.headers.link, url);
       } catch {
         throw refuse("the Link header holds a link that is not a URL");
@@ -321,6 +332,22 @@ export class ForgeClient {
       url = next;
     }
     return items;
+  }
+
+  /**
+   * GitLab's `x-next-page` where no Link header names the next page (a proxy that drops Link):
+   * the same request with that page. GitLab sends it on every offset page, empty on the last, and
+   * keeps it past 10,000 records where it leaves off `x-total` and rel="last" (REST API docs,
+   * "Pagination response headers"), so a listing never needs the totals to end.
+   */
+  #nextPageNumber(headers: Record<string, string>, url: URL): URL | undefined {
+    const page = headers["x-next-page"]?.trim();
+    if (this.#kind !== "planning" || page === undefined || !/^[1-9]\d*$/.test(page)) {
+      return undefined;
+    }
+    const next = new URL(url.href);
+    next.searchParams.set("page", page);
+    return next;
   }
 
   /**
@@ -347,7 +374,8 @@ export class ForgeClient {
    * GitLab's GraphQL API, `POST /api/graphql` beside `/api/v4` (doc/api/graphql/index.md). GitLab
    * has no GraphQL budget of points: a query is one request of the user's API limit, refused when
    * its complexity passes 250. Its stats count the query (`graphqlQueries`) and the complexity
-   * GitLab scores it (`graphqlPoints`, as base_field.rb computes it: ./graphql-cost.ts).
+   * GitLab scores it (`graphqlComplexity`, as base_field.rb computes it: ./graphql-cost.ts), never
+   * GitHub's points. The pacer counts it in GitLab.com's 2,000 API requests a minute.
    */
   async #gitlabGraphql<T>(
     query: string,
@@ -366,7 +394,7 @@ export class ForgeClient {
       ticket,
     );
     const result = graphqlResult<T>(response.data, complexity);
-    this.#stats.graphqlPoints += complexity;
+    this.#stats.graphqlComplexity += complexity;
     return { ...result, cost: complexity };
   }
 
@@ -411,6 +439,16 @@ export class ForgeClient {
     return this.#pacer.headroom(category);
   }
 
+  /** For a GitLab target, whether it is held to GitLab.com's limits; undefined for GitHub. */
+  get gitlabLimits(): GitlabLimitsMode | undefined {
+    return this.#gitlabLimits;
+  }
+
+  /** The fraction of the credential's limits this client may spend (a shard's share). */
+  get shareOfBudget(): number {
+    return this.#share;
+  }
+
   /** The longest any request may be held for rate limits (`--max-wait`). */
   get maxWaitMs(): number {
     return this.#maxWaitMs;
@@ -422,7 +460,11 @@ export class ForgeClient {
   }
 
   stats(): ClientStats {
-    return { ...this.#stats, endpoints: { ...this.#stats.endpoints } };
+    return {
+      ...this.#stats,
+      endpoints: { ...this.#stats.endpoints },
+      endpointGroups: { ...this.#stats.endpointGroups },
+    };
   }
 
   /** How errors name the credential, when it is more than a token: "installation 42 of App 1 on acme". */
@@ -605,6 +647,8 @@ export class ForgeClient {
     const limited =
       ticket.graphql && graphqlThrottle(data, headers, this.#clock.now(), SKEW_MS) !== undefined;
     if (status >= 200 && status < 300 && !limited) {
+      // Counted so a plan can say how much of a run no cache can spare (answers without an ETag).
+      if (key !== undefined && headers.etag === undefined) this.#stats.noValidator++;
       if (key !== undefined && headers.etag !== undefined && raw !== undefined) {
         const entry = this.#entryOf(headers, headers.etag, raw, sent);
         if (!tokenBoundOnly || entry.scheme === "github") this.#cache?.set(key, entry);
@@ -661,6 +705,10 @@ export class ForgeClient {
     if (ticket.graphql) this.#stats.graphqlQueries++;
     else if (!ticket.free) {
       this.#stats.endpoints[ticket.endpoint] = (this.#stats.endpoints[ticket.endpoint] ?? 0) + 1;
+    }
+    if (this.#gitlabLimits !== undefined && !ticket.graphql) {
+      const group = endpointGroupOf(ticket.method, ticket.path);
+      this.#stats.endpointGroups[group] = (this.#stats.endpointGroups[group] ?? 0) + 1;
     }
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);

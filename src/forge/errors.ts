@@ -90,6 +90,8 @@ export type WaitBasis =
   | { kind: "total"; waitedMs: number }
   /** The endpoint's secondary-limit points a minute (the category is then the endpoint). */
   | { kind: "points" }
+  /** A GitLab.com limit's requests per window (the category is then the endpoint group). */
+  | { kind: "endpoint-limit" }
   /** GitHub's CPU-time limit, as forgeplan estimates it by response time. */
   | { kind: "cpu-time" }
   /** GitHub's limit on content-creating requests a minute and an hour. */
@@ -155,6 +157,8 @@ function waitDescription(
       return `rate limit "${category}" exhausted: it resets at ${at}, ${wait} from now`;
     case "points":
       return `secondary rate limit on ${category}: its points a minute are spent until ${at}, ${wait} from now`;
+    case "endpoint-limit":
+      return `GitLab.com's limit on ${category}: its requests of the window are spent until ${at}, ${wait} from now`;
     case "cpu-time":
       return `secondary rate limit on CPU time: the response time of a minute's requests${category === "graphql" ? " (GraphQL)" : ""} is spent until ${at}, ${wait} from now`;
     case "content-creation":

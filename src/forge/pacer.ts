@@ -4,6 +4,7 @@ import { ContentCreationWindow, type ContentLimits } from "./content-creation.js
 import { type CpuLease, ResponseTimeBudget } from "./cpu-time.js";
 import { ForgeError, RateLimitWaitExceeded } from "./errors.js";
 import { endpointKey } from "./endpoint.js";
+import type { GitlabWindows } from "./gitlab-windows.js";
 import {
   categoryOf,
   CPU_TIME,
@@ -38,7 +39,10 @@ export interface PacerOptions {
   writeIntervalMs: number;
   /** The lane this client's writes share with every client writing as the same credential. */
   lane: WriteLane;
-  pointsPerMinute: number;
+  /** GitHub's secondary points per endpoint a minute; null: not paced (a GitLab target). */
+  pointsPerMinute: number | null;
+  /** GitLab.com's limits, for a GitLab target that has them; undefined: none. */
+  gitlab?: GitlabWindows | undefined;
   /** The account's content-creating requests a minute and an hour; null: not paced (a sandbox). */
   contentLimits: ContentLimits | null;
   /**
@@ -86,20 +90,24 @@ export interface Admitted {
 
 /** A secondary limit that holds a request: which one, and for how long. */
 interface Hold {
-  limit: "points" | "cpu-time" | "content-creation";
+  limit: "points" | "cpu-time" | "content-creation" | "endpoint-limit";
   waitMs: number;
+  /** For a GitLab.com limit: its group ("GET /api/v4/projects/:id", "authenticated API"). */
+  group?: string;
 }
 
 /**
  * Decides when each request may start: the primary budget per category (RateBudget), GitHub's
  * secondary limits — points per endpoint (PointWindow), content creation (ContentCreationWindow)
- * and CPU time (ResponseTimeBudget) — writes one at a time and spaced (WriteLane), and pauses after
- * throttling answers. The client asks it before every attempt and tells it what each answer reported.
+ * and CPU time (ResponseTimeBudget) — or, for a GitLab target that has them, GitLab.com's
+ * per-endpoint and API limits (GitlabWindows) — writes one at a time and spaced (WriteLane), and
+ * pauses after throttling answers. The client asks it before every attempt and tells it what each
+ * answer reported.
  */
 export class Pacer {
   readonly #options: PacerOptions;
   readonly #budget: RateBudget;
-  readonly #points: PointWindow;
+  readonly #points: PointWindow | undefined;
   readonly #graphqlPoints: PointWindow;
   readonly #content: ContentCreationWindow | undefined;
   readonly #cpu: ResponseTimeBudget | undefined;
@@ -121,7 +129,9 @@ export class Pacer {
     });
     const { share } = options;
     // The service's minute starts when our request reaches it, a little after we counted it.
-    this.#points = new PointWindow(options.pointsPerMinute * share, POINTS.windowMs + SKEW_MS);
+    if (options.pointsPerMinute !== null) {
+      this.#points = new PointWindow(options.pointsPerMinute * share, POINTS.windowMs + SKEW_MS);
+    }
     this.#graphqlPoints = new PointWindow(
       GRAPHQL.pointsPerMinute * share,
       POINTS.windowMs + SKEW_MS,
@@ -332,8 +342,13 @@ export class Pacer {
     const cpu = this.#cpu?.wait(ticket.category, now) ?? 0;
     if (cpu > 0) holds.push({ limit: "cpu-time", waitMs: cpu });
     if (!ticket.free) {
-      const points = this.#pointsOf(ticket).wait(ticket.endpoint, pointsOf(ticket), now);
+      const points = this.#pointsOf(ticket)?.wait(ticket.endpoint, pointsOf(ticket), now) ?? 0;
       if (points > 0) holds.push({ limit: "points", waitMs: points });
+      // A GraphQL query counts in the authenticated API's limit, and in no endpoint's.
+      const gitlab = this.#options.gitlab?.wait(ticket.method, ticket.path, now);
+      if (gitlab !== undefined) {
+        holds.push({ limit: "endpoint-limit", waitMs: gitlab.waitMs, group: gitlab.group });
+      }
       const content = ticket.creates ? (this.#content?.wait(now) ?? 0) : 0;
       if (content > 0) holds.push({ limit: "content-creation", waitMs: content });
     }
@@ -341,14 +356,15 @@ export class Pacer {
   }
 
   /** The points window a request counts in: the GraphQL endpoint has its own budget. */
-  #pointsOf(ticket: Ticket): PointWindow {
+  #pointsOf(ticket: Ticket): PointWindow | undefined {
     return ticket.graphql ? this.#graphqlPoints : this.#points;
   }
 
   /** Counts an admitted request against the secondary limits it is held to. */
   #spend(ticket: Ticket, now: number): void {
     if (ticket.free) return;
-    this.#pointsOf(ticket).spend(ticket.endpoint, pointsOf(ticket), now);
+    this.#pointsOf(ticket)?.spend(ticket.endpoint, pointsOf(ticket), now);
+    this.#options.gitlab?.spend(ticket.method, ticket.path, now);
     if (ticket.creates) this.#content?.spend(now);
   }
 
@@ -361,7 +377,9 @@ export class Pacer {
     const wait: Wait =
       hold.limit === "points"
         ? { category: ticket.endpoint, until, reason: "secondary-limit", endpoint: ticket.endpoint }
-        : { category: ticket.category, until, reason: hold.limit };
+        : hold.limit === "endpoint-limit"
+          ? { category: hold.group!, until, reason: "endpoint-limit", endpoint: hold.group! }
+          : { category: ticket.category, until, reason: hold.limit };
     if (until - now > this.#options.maxWaitMs) {
       throw new RateLimitWaitExceeded(wait.category, until, until - now, this.#options.maxWaitMs, {
         kind: hold.limit,

@@ -67,7 +67,13 @@ export type ClientEvent =
  * content-creating requests, which forgeplan paces to.
  */
 export type WaitReason =
-  "rate-limit-reset" | "retry-after" | "secondary-limit" | "cpu-time" | "content-creation";
+  | "rate-limit-reset"
+  | "retry-after"
+  | "secondary-limit"
+  | "cpu-time"
+  | "content-creation"
+  /** One of GitLab.com's limits (an endpoint group's, or the API's), paced by the client. */
+  | "endpoint-limit";
 
 /** A 403/429 that said "slow down", and where the length of the wait it caused came from. */
 export interface ThrottledAnswer {
@@ -135,6 +141,12 @@ export interface ForgeClientOptions {
    * least 1) — when other processes (shards of one run) use the rest; default 1.
    */
   shareOfBudget?: number;
+  /**
+   * A GitLab target's limits: `gitlab.com` paces each of GitLab.com's per-endpoint limits and its
+   * 2,000 requests a minute; `none` runs at the configured concurrency. Default: by the base URL's
+   * host (gitlab.com has them). Ignored for GitHub.
+   */
+  gitlabLimits?: "gitlab.com" | "none";
   retries?: RetryPolicy;
   /**
    * A refused connection ends the request at once instead of being retried: a local sandbox that
@@ -206,6 +218,15 @@ export interface ClientStats {
   graphqlQueries: number;
   /** The points GraphQL answers report having cost (`rateLimit.cost`). */
   graphqlPoints: number;
+  /** The complexity of the GitLab GraphQL queries sent, as GitLab scores it (graphql-cost.ts). */
+  graphqlComplexity: number;
   /** REST attempts per endpoint (route template, as the secondary limit counts them). */
   endpoints: Record<string, number>;
+  /**
+   * A GitLab target's REST attempts by the endpoint group of GitLab.com's
+   * limits they count in ("GET /api/v4/projects/:id", … or "other"); empty for GitHub.
+   */
+  endpointGroups: Record<string, number>;
+  /** Cacheable GETs answered 2xx without an ETag while a cache is on: nothing to send next time. */
+  noValidator: number;
 }

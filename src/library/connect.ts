@@ -3,6 +3,7 @@ import type { Redactor } from "../core/redact.js";
 import {
   CLIENT_DEFAULTS,
   type ClientEvent,
+  type Clock,
   type ConditionalCache,
   ForgeClient,
   ForgeError,
@@ -38,6 +39,8 @@ export interface ConnectOptions {
   maxWaitMs?: number;
   /** Stops the run: nothing further is sent once it fires. */
   signal?: AbortSignal;
+  /** Time as the clients see it, for their waits (default the system's); tests pass a fake one. */
+  clock?: Clock;
   /** Every request, retry and wait of the clients (progress, logs). */
   onEvent?: (event: ClientEvent) => void;
   /**
@@ -110,8 +113,11 @@ export async function connect(
       ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
       ...(options.cache === undefined ? {} : { cache: options.cache }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       ...(options.shareOfBudget === undefined ? {} : { shareOfBudget: options.shareOfBudget }),
+      // Against a sandbox the base URL is the sandbox's: only a target's own `limits` turns them on.
+      ...(target.limits === undefined ? {} : { gitlabLimits: target.limits }),
     });
     clients.set(target.name, client);
     readers.set(target.name, new ResourceReader(target.name, client));

@@ -227,6 +227,13 @@ describe("the demo world with many projects, through the CLI", () => {
     expect(graphql.plan.summary).toEqual(rest.plan.summary);
     expect(sentGitlabQueries(rest.run)).toEqual([]);
     const queries = checkQueries(graphql.run, ["acme/api", "acme/service-1"]);
+    // The budget line counts GitLab's queries and their complexity, never as GitHub's points.
+    const sent = sentGitlabQueries(graphql.run);
+    expect(graphql.plan.budget?.gitlab).toMatchObject({
+      graphql_queries: sent.length,
+      graphql_complexity: sent.reduce((sum, query) => sum + gitlabComplexity(query), 0),
+    });
+    expect(graphql.plan.budget?.graphql_points).toBe(0);
     // 32 projects of acme, a few to a query within the complexity limit.
     expect(queries).toBeGreaterThan(1);
     expect(graphql.run.length).toBeLessThan(rest.run.length);

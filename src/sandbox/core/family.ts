@@ -84,12 +84,14 @@ export interface Family<F extends FamilyTypes> {
    * Checks before the route runs: a refusal instead of its answer (what a token may not do, a
    * write to a read-only record, parameters the service's published description refuses), and
    * headers every answer to the request carries. `invalidRequest` marks a refusal of the last
-   * kind: it is counted as `invalid_request_bodies`.
+   * kind: it is counted as `invalid_request_bodies`; `rateLimited` marks a refusal for a limit
+   * (GitLab.com's per-endpoint limits), counted as `rate_limited_responses`.
    */
   admit?(request: Admission<F>): {
     refusal?: Reply;
     headers?: Record<string, string>;
     invalidRequest?: boolean;
+    rateLimited?: boolean;
   };
   /** `GET /_sandbox/<name>` endpoints of the family (not the service's, and not counted). */
   inspect?: Record<string, () => unknown>;

@@ -336,6 +336,7 @@ export function createRequestHandler(pipeline: Pipeline) {
         body: () => parseJson(body.bytes, family),
       });
       if (admitted?.invalidRequest === true) stats.invalid_request_bodies++;
+      if (admitted?.rateLimited === true) stats.rate_limited_responses++;
       const handled =
         admitted?.refusal ??
         dispatch(req, family, method, url, match, body.bytes, principal, rateKey);

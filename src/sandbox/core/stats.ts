@@ -2,7 +2,10 @@
 export interface SandboxStats {
   /** Every request to the API (not counting `/_sandbox/` requests). */
   requests_total: number;
-  /** Requests answered as over a limit: primary, secondary and injected secondary-limit answers. */
+  /**
+   * Requests answered as over a limit: primary, secondary and injected secondary-limit answers,
+   * and GitLab.com's per-endpoint limits (`gitlabComLimits`).
+   */
   rate_limited_responses: number;
   /** The secondary-limit share of `rate_limited_responses`. */
   secondary_limited_responses: number;

@@ -78,7 +78,7 @@ export function gitlabFamily(
           match.params,
           principal.kind === "user" ? `user:${principal.caller.id}` : undefined,
         );
-        if (refusal !== undefined) return { refusal };
+        if (refusal !== undefined) return { refusal, rateLimited: true };
       }
       const operation = match.route.operation;
       if (operation === undefined) return {};
