@@ -295,3 +295,14 @@ export interface SectionPart<S extends z.ZodType = z.ZodType> {
     id: string,
   ): Promise<{ entries: Array<z.input<S>>; comments: string[] }>;
 }
+
+/**
+ * A kind's function that loads its module the first time it is called: what only export needs (a
+ * kind's export.ts and what it imports) stays off the path of validate, plan and apply, which load
+ * every kind's index at start — ~3 ms a module under Node 20's ESM loader (issue #40).
+ */
+export function loadedOnCall<A extends unknown[], R>(
+  load: () => Promise<(...args: A) => Promise<R>>,
+): (...args: A) => Promise<R> {
+  return async (...args) => (await load())(...args);
+}

@@ -2,7 +2,6 @@ import { selectedName } from "../../config/glob.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyVariable } from "./canonical.js";
-import { exportVariables } from "./export.js";
 import { planVariables } from "./plan.js";
 import { variablesSetting } from "./settings.js";
 
@@ -27,8 +26,8 @@ export const gitlabVariableKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "gitlab_variable") ?? [],
       });
     },
-    export: (reader, at) =>
-      exportVariables(
+    export: async (reader, at) =>
+      (await import("./export.js")).exportVariables(
         reader,
         `${projectPath(at)}/variables`,
         at.owner === "" ? `project ${at.name}` : `${at.owner}/${at.name}`,
@@ -45,8 +44,12 @@ export const gitlabVariableKind = defineKind({
         rotation: options,
         deleted: options.deleted?.at(reader.target, at, "gitlab_variable") ?? [],
       }),
-    export: (reader, at) =>
-      exportVariables(reader, `${groupPath(at)}/variables`, /^\d+$/.test(at) ? `group ${at}` : at),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportVariables(
+        reader,
+        `${groupPath(at)}/variables`,
+        /^\d+$/.test(at) ? `group ${at}` : at,
+      ),
   },
   verify: verifyVariable,
 });
