@@ -1,6 +1,5 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyGrant } from "./canonical.js";
-import { exportAccess } from "./export.js";
 import { accessGraphql } from "./graphql.js";
 import { teamsFromOrganization } from "./organization-side.js";
 import { planAccess } from "./plan.js";
@@ -21,7 +20,7 @@ export const access = defineKind({
     plan: ({ reader, at, value, options }) => planAccess(reader, at, value, options),
     graphql: accessGraphql,
     organizationSide: teamsFromOrganization,
-    export: exportAccess,
+    export: loadedOnCall(async () => (await import("./export.js")).exportAccess),
   },
   verify: verifyGrant,
 });

@@ -1,6 +1,5 @@
 import { repoPath } from "../context.js";
-import { defineKind } from "../kind.js";
-import { exportOrganizationActions, exportRepositoryActions } from "./export.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { planActions } from "./plan.js";
 import { organizationActionsSetting, repositoryActionsSetting } from "./settings.js";
 
@@ -18,7 +17,7 @@ export const actionsKind = defineKind({
         value,
         location,
       ),
-    export: exportRepositoryActions,
+    export: loadedOnCall(async () => (await import("./export.js")).exportRepositoryActions),
   },
   organization: {
     setting: organizationActionsSetting,
@@ -27,6 +26,6 @@ export const actionsKind = defineKind({
         { reader, scope: at, base: `/orgs/${encodeURIComponent(at)}`, level: "organization" },
         value,
       ),
-    export: exportOrganizationActions,
+    export: loadedOnCall(async () => (await import("./export.js")).exportOrganizationActions),
   },
 });

@@ -1,6 +1,5 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyAutolink } from "./canonical.js";
-import { exportAutolinks } from "./export.js";
 import { planAutolinks } from "./plan.js";
 import { autolinksSetting } from "./settings.js";
 
@@ -20,7 +19,7 @@ export const autolink = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, `${at.owner}/${at.name}`, "autolink") ?? [],
       }),
-    export: exportAutolinks,
+    export: loadedOnCall(async () => (await import("./export.js")).exportAutolinks),
   },
   verify: verifyAutolink,
 });

@@ -2,7 +2,6 @@ import { selectedName } from "../../config/glob.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyBadge } from "./canonical.js";
-import { exportBadges } from "./export.js";
 import { planBadges } from "./plan.js";
 import { badgesSetting } from "./settings.js";
 
@@ -26,7 +25,8 @@ export const badgeKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "badge") ?? [],
       });
     },
-    export: (reader, at) => exportBadges(reader, `${projectPath(at)}/badges`, "project"),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportBadges(reader, `${projectPath(at)}/badges`, "project"),
   },
   group: {
     setting: badgesSetting,
@@ -39,7 +39,8 @@ export const badgeKind = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, at, "badge") ?? [],
       }),
-    export: (reader, at) => exportBadges(reader, `${groupPath(at)}/badges`, "group"),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportBadges(reader, `${groupPath(at)}/badges`, "group"),
   },
   verify: verifyBadge,
 });

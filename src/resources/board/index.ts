@@ -1,5 +1,4 @@
-import { defineKind } from "../kind.js";
-import { boardComments } from "./export.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { planBoards } from "./plan.js";
 import { boardsAbsentSetting } from "./settings.js";
 
@@ -9,6 +8,6 @@ export const boardKind = defineKind({
   project: {
     setting: boardsAbsentSetting,
     plan: ({ reader, at, value }) => planBoards(reader, at, value),
-    comments: boardComments,
+    comments: loadedOnCall(async () => (await import("./export.js")).boardComments),
   },
 });

@@ -1,6 +1,5 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyWritten } from "./canonical.js";
-import { exportProtections } from "./export.js";
 import { protectionGraphql } from "./graphql.js";
 import { planBranchProtections } from "./plan.js";
 import { branchProtectionSetting } from "./settings.js";
@@ -15,7 +14,7 @@ export const branchProtection = defineKind({
   repository: {
     setting: branchProtectionSetting,
     plan: ({ reader, at, value }) => planBranchProtections(reader, at, value),
-    export: exportProtections,
+    export: loadedOnCall(async () => (await import("./export.js")).exportProtections),
     // A GET of each branch's protection.
     restReads: (value) => Object.keys(value).length,
     graphql: protectionGraphql,

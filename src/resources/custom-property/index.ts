@@ -1,7 +1,6 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyCustomProperty } from "./canonical.js";
 import { planDefinitions } from "./definitions.js";
-import { exportDefinitions, exportValues } from "./export.js";
 import { valuesFromOrganization } from "./organization-side.js";
 import { definitionsSetting, valuesSetting } from "./settings.js";
 import { creationValues, planValues } from "./plan.js";
@@ -23,12 +22,12 @@ export const customPropertyKind = defineKind({
         value,
         options.deleted?.at(reader.target, at, "custom_property") ?? [],
       ),
-    export: exportDefinitions,
+    export: loadedOnCall(async () => (await import("./export.js")).exportDefinitions),
   },
   repository: {
     setting: valuesSetting,
     plan: ({ reader, at, value, options }) => planValues({ reader, at, value, options }),
-    export: exportValues,
+    export: loadedOnCall(async () => (await import("./export.js")).exportValues),
     // The organization's definitions (once a plan) and the repository's values.
     restReads: () => 1,
     createFields: (value) => creationValues(value),

@@ -1,6 +1,5 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyDeployKey } from "./canonical.js";
-import { exportDeployKeys } from "./export.js";
 import { planDeployKeys } from "./plan.js";
 import { deployKeysSetting } from "./settings.js";
 
@@ -20,7 +19,7 @@ export const deployKeyKind = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, `${at.owner}/${at.name}`, "deploy_key") ?? [],
       }),
-    export: exportDeployKeys,
+    export: loadedOnCall(async () => (await import("./export.js")).exportDeployKeys),
   },
   verify: verifyDeployKey,
 });

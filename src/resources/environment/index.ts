@@ -1,6 +1,5 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyEnvironmentWrite } from "./canonical.js";
-import { exportEnvironments } from "./export.js";
 import { planEnvironments } from "./plan.js";
 import { environmentsSetting } from "./settings.js";
 
@@ -14,7 +13,7 @@ export const environment = defineKind({
   repository: {
     setting: environmentsSetting,
     plan: ({ reader, at, value }) => planEnvironments(reader, at, value),
-    export: exportEnvironments,
+    export: loadedOnCall(async () => (await import("./export.js")).exportEnvironments),
   },
   verify: verifyEnvironmentWrite,
 });

@@ -1,5 +1,4 @@
-import { defineKind } from "../kind.js";
-import { epicComments } from "./export.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { planEpicLinks } from "./plan.js";
 import { epicLinksAbsentSetting } from "./settings.js";
 
@@ -9,6 +8,6 @@ export const epicLinkKind = defineKind({
   group: {
     setting: epicLinksAbsentSetting,
     plan: ({ reader, at, value }) => planEpicLinks(reader, at, value),
-    comments: epicComments,
+    comments: loadedOnCall(async () => (await import("./export.js")).epicComments),
   },
 });

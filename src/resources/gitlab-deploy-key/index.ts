@@ -2,7 +2,6 @@ import { selectedName } from "../../config/glob.js";
 import { projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyDeployKey } from "./canonical.js";
-import { exportDeployKeys } from "./export.js";
 import { planDeployKeys } from "./plan.js";
 import { deployKeysSetting } from "./settings.js";
 
@@ -26,7 +25,8 @@ export const gitlabDeployKeyKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "gitlab_deploy_key") ?? [],
       });
     },
-    export: (reader, at) => exportDeployKeys(reader, `${projectPath(at)}/deploy_keys`),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportDeployKeys(reader, `${projectPath(at)}/deploy_keys`),
   },
   verify: verifyDeployKey,
 });

@@ -3,7 +3,6 @@ import type { ResourceReader } from "../context.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind, type PlanOptions } from "../kind.js";
 import { verifyHook } from "./canonical.js";
-import { exportGitlabHooks } from "./export.js";
 import { type HookSite, planGitlabHooks } from "./plan.js";
 import { type GitlabHooks, groupHooksSetting, projectHooksSetting } from "./settings.js";
 
@@ -41,12 +40,14 @@ export const gitlabHookKind = defineKind({
   project: {
     setting: projectHooksSetting,
     plan: ({ reader, at, value, options }) => plan(reader, projectSite(at), value, options),
-    export: (reader, at) => exportGitlabHooks(reader, projectSite(at)),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportGitlabHooks(reader, projectSite(at)),
   },
   group: {
     setting: groupHooksSetting,
     plan: ({ reader, at, value, options }) => plan(reader, groupSite(at), value, options),
-    export: (reader, at) => exportGitlabHooks(reader, groupSite(at)),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportGitlabHooks(reader, groupSite(at)),
   },
   verify: verifyHook,
 });

@@ -2,7 +2,6 @@ import { selectedName } from "../../config/glob.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyLabel } from "./canonical.js";
-import { exportGitlabLabels } from "./export.js";
 import { planGitlabLabels } from "./plan.js";
 import { groupLabelsSetting, projectLabelsSetting } from "./settings.js";
 
@@ -27,7 +26,12 @@ export const gitlabLabelKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "gitlab_label") ?? [],
       });
     },
-    export: (reader, at) => exportGitlabLabels(reader, `${projectPath(at)}/labels`, "project"),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportGitlabLabels(
+        reader,
+        `${projectPath(at)}/labels`,
+        "project",
+      ),
   },
   group: {
     setting: groupLabelsSetting,
@@ -40,7 +44,8 @@ export const gitlabLabelKind = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, at, "gitlab_label") ?? [],
       }),
-    export: (reader, at) => exportGitlabLabels(reader, `${groupPath(at)}/labels`, "group"),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportGitlabLabels(reader, `${groupPath(at)}/labels`, "group"),
   },
   verify: verifyLabel,
 });

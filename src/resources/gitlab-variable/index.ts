@@ -8,7 +8,6 @@ import {
   listVariables,
   verifyVariable,
 } from "./canonical.js";
-import { exportInstanceVariables, exportVariables } from "./export.js";
 import { variableGraphql } from "./graphql.js";
 import { planVariables, type VariablePlace } from "./plan.js";
 import { INSTANCE_VALUE_LIMIT, instanceVariablesSetting, variablesSetting } from "./settings.js";
@@ -40,8 +39,8 @@ export const gitlabVariableKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "gitlab_variable") ?? [],
       });
     },
-    export: (reader, at) =>
-      exportVariables(
+    export: async (reader, at) =>
+      (await import("./export.js")).exportVariables(
         reader,
         `${projectPath(at)}/variables`,
         at.owner === "" ? `project ${at.name}` : `${at.owner}/${at.name}`,
@@ -59,8 +58,12 @@ export const gitlabVariableKind = defineKind({
         rotation: options,
         deleted: options.deleted?.at(reader.target, at, "gitlab_variable") ?? [],
       }),
-    export: (reader, at) =>
-      exportVariables(reader, `${groupPath(at)}/variables`, /^\d+$/.test(at) ? `group ${at}` : at),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportVariables(
+        reader,
+        `${groupPath(at)}/variables`,
+        /^\d+$/.test(at) ? `group ${at}` : at,
+      ),
   },
   instance: {
     setting: instanceVariablesSetting,
@@ -79,7 +82,7 @@ export const gitlabVariableKind = defineKind({
         rotation: options,
         deleted: options.deleted?.at(reader.target, at, "gitlab_variable") ?? [],
       }),
-    export: (reader) => exportInstanceVariables(reader),
+    export: async (reader) => (await import("./export.js")).exportInstanceVariables(reader),
   },
   verify: verifyVariable,
 });

@@ -1,5 +1,4 @@
-import { defineKind } from "../kind.js";
-import { exportGroupSettings } from "./export.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { planGroupSettings } from "./plan.js";
 import { groupSettingsSetting } from "./settings.js";
 import { verifyGroupSettings } from "./verify.js";
@@ -16,7 +15,7 @@ export const groupSettingsKind = defineKind({
     setting: groupSettingsSetting,
     creates: true,
     plan: ({ reader, at, value }) => planGroupSettings({ reader, group: at, value }),
-    export: exportGroupSettings,
+    export: loadedOnCall(async () => (await import("./export.js")).exportGroupSettings),
   },
   verify: verifyGroupSettings,
 });

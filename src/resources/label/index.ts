@@ -1,6 +1,5 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyLabel } from "./canonical.js";
-import { exportLabels } from "./export.js";
 import { labelGraphql } from "./graphql.js";
 import { planLabels } from "./plan.js";
 import { labelsSetting } from "./settings.js";
@@ -22,7 +21,7 @@ export const label = defineKind({
         deleted: options.deleted?.at(reader.target, `${at.owner}/${at.name}`, "label") ?? [],
       }),
     graphql: labelGraphql,
-    export: exportLabels,
+    export: loadedOnCall(async () => (await import("./export.js")).exportLabels),
   },
   verify: verifyLabel,
 });

@@ -1,9 +1,8 @@
 import { selectedName } from "../../config/glob.js";
 import type { ReadResult, RepoRef, ResourceReader } from "../context.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyMemberWrite } from "./canonical.js";
-import { exportGroupMembers, exportProjectMembers } from "./export.js";
 import { memberGraphql } from "./graphql.js";
 import { groupAbove, projectAbove, projectNamespace } from "./above.js";
 import { KIND, planMembers } from "./plan.js";
@@ -48,7 +47,7 @@ export const membersKind = defineKind({
         options.deleted?.at(reader.target, scope, KIND) ?? [],
       );
     },
-    export: exportProjectMembers,
+    export: loadedOnCall(async () => (await import("./export.js")).exportProjectMembers),
     graphql: memberGraphql,
   },
   group: {
@@ -66,7 +65,7 @@ export const membersKind = defineKind({
         value,
         options.deleted?.at(reader.target, at, KIND) ?? [],
       ),
-    export: exportGroupMembers,
+    export: loadedOnCall(async () => (await import("./export.js")).exportGroupMembers),
   },
   verify: verifyMemberWrite,
 });

@@ -1,5 +1,4 @@
-import { defineKind } from "../kind.js";
-import { exportMergeRequestApprovals } from "./export.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { approvalReads, planMergeRequestApprovals } from "./plan.js";
 import { mergeRequestApprovalsSetting } from "./settings.js";
 import { verifyApprovals } from "./verify.js";
@@ -17,7 +16,7 @@ export const mergeRequestApprovalsKind = defineKind({
     setting: mergeRequestApprovalsSetting,
     plan: ({ reader, at, value, options }) =>
       planMergeRequestApprovals({ reader, project: at, value, deleted: options.deleted }),
-    export: exportMergeRequestApprovals,
+    export: loadedOnCall(async () => (await import("./export.js")).exportMergeRequestApprovals),
     restReads: approvalReads,
   },
   verify: verifyApprovals,

@@ -1,6 +1,5 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyOrganizationSettings } from "./canonical.js";
-import { exportOrganizationSettings } from "./export.js";
 import { planOrganizationSettings } from "./plan.js";
 import { organizationSettingsSetting } from "./settings.js";
 
@@ -13,7 +12,7 @@ export const organizationSettingsKind = defineKind({
   organization: {
     setting: organizationSettingsSetting,
     plan: ({ reader, at, value }) => planOrganizationSettings(reader, at, value),
-    export: exportOrganizationSettings,
+    export: loadedOnCall(async () => (await import("./export.js")).exportOrganizationSettings),
   },
   verify: verifyOrganizationSettings,
 });

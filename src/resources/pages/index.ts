@@ -1,6 +1,5 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyPages } from "./canonical.js";
-import { exportPages } from "./export.js";
 import { planPages } from "./plan.js";
 import { pagesSetting } from "./settings.js";
 
@@ -13,7 +12,7 @@ export const pagesKind = defineKind({
   repository: {
     setting: pagesSetting,
     plan: ({ reader, at, value }) => planPages(reader, at, value),
-    export: exportPages,
+    export: loadedOnCall(async () => (await import("./export.js")).exportPages),
   },
   verify: verifyPages,
 });

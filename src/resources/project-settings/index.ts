@@ -1,5 +1,4 @@
-import { defineKind } from "../kind.js";
-import { exportProjectSettings } from "./export.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { around } from "./lifecycle.js";
 import { locateProject } from "./locate.js";
 import { planProjectSettings, projectSettingsReads } from "./plan.js";
@@ -18,7 +17,7 @@ export const projectSettingsKind = defineKind({
     setting: projectSettingsSetting,
     plan: ({ reader, at, value, location }) =>
       planProjectSettings({ reader, project: at, value, location }),
-    export: exportProjectSettings,
+    export: loadedOnCall(async () => (await import("./export.js")).exportProjectSettings),
     restReads: projectSettingsReads,
     lifecycle: {
       locate: ({ reader, at, value, listed }) =>

@@ -1,7 +1,6 @@
 import { selectedName } from "../../config/glob.js";
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyProtectedBranch } from "./canonical.js";
-import { exportProtectedBranches } from "./export.js";
 import { KIND, planProtectedBranches } from "./plan.js";
 import { protectedBranchesSetting } from "./settings.js";
 
@@ -22,7 +21,7 @@ export const protectedBranches = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, selectedName(at.owner, at.name), KIND) ?? [],
       }),
-    export: exportProtectedBranches,
+    export: loadedOnCall(async () => (await import("./export.js")).exportProtectedBranches),
   },
   verify: verifyProtectedBranch,
 });

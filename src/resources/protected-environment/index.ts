@@ -2,7 +2,6 @@ import { selectedName } from "../../config/glob.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyEnvironment } from "./canonical.js";
-import { exportEnvironments } from "./export.js";
 import { planEnvironments } from "./plan.js";
 import { groupEnvironmentsSetting, projectEnvironmentsSetting } from "./settings.js";
 
@@ -27,7 +26,11 @@ export const protectedEnvironmentKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "protected_environment") ?? [],
       });
     },
-    export: (reader, at) => exportEnvironments(reader, `${projectPath(at)}/protected_environments`),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportEnvironments(
+        reader,
+        `${projectPath(at)}/protected_environments`,
+      ),
   },
   group: {
     setting: groupEnvironmentsSetting,
@@ -40,7 +43,11 @@ export const protectedEnvironmentKind = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, at, "protected_environment") ?? [],
       }),
-    export: (reader, at) => exportEnvironments(reader, `${groupPath(at)}/protected_environments`),
+    export: async (reader, at) =>
+      (await import("./export.js")).exportEnvironments(
+        reader,
+        `${groupPath(at)}/protected_environments`,
+      ),
   },
   verify: verifyEnvironment,
 });

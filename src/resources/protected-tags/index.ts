@@ -1,7 +1,6 @@
 import { selectedName } from "../../config/glob.js";
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyProtectedTag } from "./canonical.js";
-import { exportProtectedTags } from "./export.js";
 import { KIND, planProtectedTags } from "./plan.js";
 import { protectedTagsSetting } from "./settings.js";
 
@@ -21,7 +20,7 @@ export const protectedTags = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, selectedName(at.owner, at.name), KIND) ?? [],
       }),
-    export: exportProtectedTags,
+    export: loadedOnCall(async () => (await import("./export.js")).exportProtectedTags),
   },
   verify: verifyProtectedTag,
 });

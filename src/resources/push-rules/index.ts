@@ -1,5 +1,4 @@
-import { defineKind } from "../kind.js";
-import { exportGroupPushRule, exportProjectPushRule } from "./export.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { planGroupPushRule, planProjectPushRule } from "./plan.js";
 import { pushRulesSetting } from "./settings.js";
 import { verifyPushRule } from "./verify.js";
@@ -14,12 +13,12 @@ export const pushRulesKind = defineKind({
   project: {
     setting: pushRulesSetting,
     plan: ({ reader, at, value }) => planProjectPushRule({ reader, project: at, value }),
-    export: exportProjectPushRule,
+    export: loadedOnCall(async () => (await import("./export.js")).exportProjectPushRule),
   },
   group: {
     setting: pushRulesSetting,
     plan: ({ reader, at, value }) => planGroupPushRule({ reader, group: at, value }),
-    export: exportGroupPushRule,
+    export: loadedOnCall(async () => (await import("./export.js")).exportGroupPushRule),
   },
   verify: verifyPushRule,
 });

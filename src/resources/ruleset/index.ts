@@ -1,5 +1,4 @@
-import { defineKind } from "../kind.js";
-import { exportOrganizationRulesets, exportRepositoryRulesets } from "./export.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { rulesetGraphql } from "./graphql.js";
 import { organizationWhere, planRulesets, repositoryWhere } from "./plan.js";
 import { organizationRulesetsSetting, repositoryRulesetsSetting } from "./settings.js";
@@ -14,13 +13,13 @@ export const ruleset = defineKind({
   repository: {
     setting: repositoryRulesetsSetting,
     plan: ({ reader, at, value }) => planRulesets(repositoryWhere(reader, at), value, at),
-    export: exportRepositoryRulesets,
+    export: loadedOnCall(async () => (await import("./export.js")).exportRepositoryRulesets),
     graphql: rulesetGraphql,
   },
   organization: {
     setting: organizationRulesetsSetting,
     plan: ({ reader, at, value }) => planRulesets(organizationWhere(reader, at), value),
-    export: exportOrganizationRulesets,
+    export: loadedOnCall(async () => (await import("./export.js")).exportOrganizationRulesets),
   },
   verify: verifyWritten,
 });

@@ -1,6 +1,5 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { around } from "./archiving.js";
-import { exportSettings } from "./export.js";
 import { settingsGraphql } from "./graphql.js";
 import { locateRepository } from "./locate.js";
 import { planSettings } from "./plan.js";
@@ -20,7 +19,7 @@ export const settingsKind = defineKind({
     plan: ({ reader, at, value, location, creation }) =>
       planSettings({ reader, repo: at, value, location, ...(creation ? { creation } : {}) }),
     graphql: settingsGraphql,
-    export: exportSettings,
+    export: loadedOnCall(async () => (await import("./export.js")).exportSettings),
     lifecycle: {
       locate: ({ reader, at, value, listed }) =>
         locateRepository({

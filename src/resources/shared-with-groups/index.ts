@@ -1,8 +1,7 @@
 import { selectedName } from "../../config/glob.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyShareWrite } from "./canonical.js";
-import { exportGroupShares, exportProjectShares } from "./export.js";
 import { KIND, planShares, withAncestors } from "./plan.js";
 import { groupSharesSetting, projectSharesSetting } from "./settings.js";
 
@@ -30,7 +29,7 @@ export const sharedWithGroupsKind = defineKind({
         options.deleted?.at(reader.target, scope, KIND) ?? [],
       );
     },
-    export: exportProjectShares,
+    export: loadedOnCall(async () => (await import("./export.js")).exportProjectShares),
   },
   group: {
     setting: groupSharesSetting,
@@ -40,7 +39,7 @@ export const sharedWithGroupsKind = defineKind({
         value,
         options.deleted?.at(reader.target, at, KIND) ?? [],
       ),
-    export: exportGroupShares,
+    export: loadedOnCall(async () => (await import("./export.js")).exportGroupShares),
   },
   verify: verifyShareWrite,
 });

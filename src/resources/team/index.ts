@@ -1,6 +1,5 @@
-import { defineKind } from "../kind.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyTeamWrite } from "./canonical.js";
-import { exportTeams } from "./export.js";
 import { planTeams } from "./plan.js";
 import { teamsSetting } from "./settings.js";
 
@@ -13,7 +12,7 @@ export const team = defineKind({
   organization: {
     setting: teamsSetting,
     plan: ({ reader, at, value, options }) => planTeams(reader, at, value, options),
-    export: exportTeams,
+    export: loadedOnCall(async () => (await import("./export.js")).exportTeams),
   },
   verify: verifyTeamWrite,
 });

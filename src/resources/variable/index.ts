@@ -1,5 +1,4 @@
-import { defineKind } from "../kind.js";
-import { exportOrganization, exportRepository } from "./export.js";
+import { defineKind, loadedOnCall } from "../kind.js";
 import { planOrganization, planRepository } from "./plan.js";
 import { organizationVariablesSetting, repositoryVariablesSetting } from "./settings.js";
 
@@ -17,11 +16,11 @@ export const variableKind = defineKind({
   repository: {
     setting: repositoryVariablesSetting,
     plan: ({ reader, at, value, options }) => planRepository(reader, at, value, options),
-    export: exportRepository,
+    export: loadedOnCall(async () => (await import("./export.js")).exportRepository),
   },
   organization: {
     setting: organizationVariablesSetting,
     plan: ({ reader, at, value, options }) => planOrganization(reader, at, value, options),
-    export: exportOrganization,
+    export: loadedOnCall(async () => (await import("./export.js")).exportOrganization),
   },
 });

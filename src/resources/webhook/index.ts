@@ -1,7 +1,6 @@
 import type { ResourceReader } from "../context.js";
-import { defineKind, type PlanOptions } from "../kind.js";
+import { defineKind, type PlanOptions, loadedOnCall } from "../kind.js";
 import { type HookSite, organizationSite, repositorySite, verifyWritten } from "./canonical.js";
-import { exportOrganizationHooks, exportRepositoryHooks } from "./export.js";
 import { planWebhooks } from "./plan.js";
 import {
   type OrganizationWebhooks,
@@ -37,13 +36,13 @@ export const webhook = defineKind({
   repository: {
     setting: webhooksSetting,
     plan: ({ reader, at, value, options }) => planSite(reader, repositorySite(at), value, options),
-    export: exportRepositoryHooks,
+    export: loadedOnCall(async () => (await import("./export.js")).exportRepositoryHooks),
   },
   organization: {
     setting: organizationWebhooksSetting,
     plan: ({ reader, at, value, options }) =>
       planSite(reader, organizationSite(at), value, options),
-    export: exportOrganizationHooks,
+    export: loadedOnCall(async () => (await import("./export.js")).exportOrganizationHooks),
   },
   verify: verifyWritten,
 });
