@@ -3,7 +3,6 @@ import type { ReadResult, RepoRef, ResourceReader } from "../context.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyMemberWrite } from "./canonical.js";
-import { memberGraphql } from "./graphql.js";
 import { groupAbove, projectAbove, projectNamespace } from "./above.js";
 import { KIND, planMembers } from "./plan.js";
 import { topLevel, topLevelOf } from "./roles.js";
@@ -26,7 +25,9 @@ async function projectTop(reader: ResourceReader, at: RepoRef): Promise<ReadResu
  * and in a `groups:` entry. One kind with both parts, as GitLab serves both from one API ("Group
  * and project members API", lib/api/members.rb declares both in one loop): the same levels
  * (less Minimal Access on projects), the same inheritance and the same requests. docs/gitlab.md,
- * "Members".
+ * "Members". No GraphQL read: GitLab's `ProjectMember` and `MemberInterface` have no custom
+ * role field (doc/api/graphql/reference/_index.md at 0016ea05), so GraphQL cannot show what
+ * REST's `member_role` does, and the members listing stays on REST.
  */
 export const membersKind = defineKind({
   name: KIND,
@@ -48,7 +49,6 @@ export const membersKind = defineKind({
       );
     },
     export: loadedOnCall(async () => (await import("./export.js")).exportProjectMembers),
-    graphql: memberGraphql,
   },
   group: {
     setting: groupMembersSetting,

@@ -51,7 +51,6 @@ export function connection<T, N>(items: readonly T[], args: PageArgs, node: (ite
   else end = Math.min(end, start + (typeof first === "number" ? first : LIMITS.pageSize));
   const window = items.slice(start, end);
   return {
-    count: items.length,
     nodes: window.map(node),
     pageInfo: {
       hasNextPage: end < items.length,

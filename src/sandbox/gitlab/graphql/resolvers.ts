@@ -60,10 +60,8 @@ function userNode(user: User) {
   return { id: gid("User", user.id), username: user.username, name: user.name ?? user.username };
 }
 
-function memberNode(ctx: RequestContext, project: Project, membership: Membership) {
+function memberNode(project: Project, membership: Membership) {
   const source = membership.source ?? project;
-  const role = ctx.world.memberFields(source, membership.user).member_role as
-    { id: number; name: string } | undefined;
   return {
     __typename: membership.source === undefined ? "ProjectMember" : "GroupMember",
     id: gid(
@@ -75,7 +73,6 @@ function memberNode(ctx: RequestContext, project: Project, membership: Membershi
     updatedAt: SEEDED_AT,
     // A membership's end is a date; GitLab's Time shows it at midnight UTC.
     expiresAt: membership.expiresAt === null ? null : `${membership.expiresAt}T00:00:00Z`,
-    memberRole: role === undefined ? null : { id: gid("MemberRole", role.id), name: role.name },
     user: userNode(membership.user),
   };
 }
@@ -167,9 +164,11 @@ function projectNode(ctx: RequestContext, project: Project) {
       if (args.sort === "KEY_DESC") all.sort((a, b) => b.key.localeCompare(a.key));
       return connection(all, args, variableNode);
     },
+    // Without `relations`, MembersFinder's default relations (direct and inherited); the
+    // reference (doc/api/graphql/reference, "Project.projectMembers") shows no default.
     projectMembers: (args: PageArgs & { relations?: string[] | null }) =>
       connection(membersOf(ctx, project, args.relations ?? ["DIRECT", "INHERITED"]), args, (m) =>
-        memberNode(ctx, project, m),
+        memberNode(project, m),
       ),
     branchRules: (args: PageArgs) =>
       ctx.world.hasRole(project, caller, "developer") ? branchRules(ctx, project, args) : null,
