@@ -63,6 +63,11 @@ const sandbox = await startSandboxProcess([
   "--generate-profile",
   "full",
   "--gitlab-com-limits",
+  // The sandbox's own hourly budget (GitHub's shape, 5,000 by default) would run out first: the
+  // GitLab.com limits under test are the per-endpoint ones above and the 2,000 requests a minute
+  // the client paces itself to.
+  "--rate-limit",
+  "core=100000000,graphql=100000000",
 ]);
 
 async function planWith(reads) {
