@@ -63,6 +63,9 @@ async function slowWrites(target: string, holdMs: number) {
               answer.pipe(res);
             },
           );
+          // A held write whose sandbox has stopped (its test is over) fails here, not in a later
+          // file's test: the integration files share their worker.
+          forward.on("error", () => res.destroy());
           forward.end(Buffer.concat(chunks));
         },
         write ? holdMs : 0,
