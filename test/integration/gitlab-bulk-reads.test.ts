@@ -222,7 +222,13 @@ describe("the demo world with many projects, through the CLI", () => {
 
   it("plans alike both ways, in fewer requests over GraphQL (also with auto), members over REST", async () => {
     const rest = await plan("rest");
+    const before = running.stats();
     const graphql = await plan("graphql");
+    // The sandbox counts GitLab's queries as queries, never as mutations.
+    expect(running.stats().graphql_queries - before.graphql_queries).toBe(
+      sentGitlabQueries(graphql.run).length,
+    );
+    expect(running.stats().mutations_applied).toBe(before.mutations_applied);
     expect(graphql.plan.changes).toEqual(rest.plan.changes);
     expect(graphql.plan.summary).toEqual(rest.plan.summary);
     expect(sentGitlabQueries(rest.run)).toEqual([]);

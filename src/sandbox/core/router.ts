@@ -19,6 +19,11 @@ export interface Route<F extends FamilyTypes = FamilyTypes> {
    * the secondary limit at GraphQL's points.
    */
   metered?: "graphql";
+  /**
+   * A POST that only reads: a GraphQL query paced as a REST request (GitLab's), counted among the
+   * GraphQL queries and never as a mutation.
+   */
+  readsOnly?: true;
   /** The HTTP-date of `Last-Modified` for a 200 answer's body, for the operations that send one. */
   lastModified?(body: unknown): string | undefined;
 }

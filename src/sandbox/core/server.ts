@@ -347,11 +347,12 @@ export function createRequestHandler(pipeline: Pipeline) {
         stats.not_modified_responses++;
         if (!match.route.free) limiter.refund(rateKey, "core");
       }
-      if (method !== "GET" && !match.route.metered && answer.status >= 200 && answer.status < 300) {
+      const query = match.route.metered === "graphql" || match.route.readsOnly === true;
+      if (method !== "GET" && !query && answer.status >= 200 && answer.status < 300) {
         stats.mutations_applied++;
       }
+      if (query) stats.graphql_queries++;
       if (match.route.metered === "graphql") {
-        stats.graphql_queries++;
         if (isRateLimited(answer.body)) stats.rate_limited_responses++;
       }
       reply(answer);

@@ -14,6 +14,8 @@ export const gitlabGraphql = gitlabArea({
     {
       method: "POST",
       pattern: "/api/graphql",
+      // GitLab counts a query as one request of the user's API limit, not in a GraphQL budget.
+      readsOnly: true,
       handler: (ctx) => {
         const answer = runGitlabGraphql(ctx);
         const headers: Record<string, string> = {};
