@@ -3,12 +3,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import type { Plan } from "../../src/core/plan.js";
 import { demoWorld } from "../../src/sandbox/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { configFile } from "../helpers/sandbox.js";
 import { placeholdersOf } from "../helpers/placeholders.js";
-import { gitlabScenario } from "../helpers/gitlab-scenario.js";
+import { entryConfig, gitlabScenario } from "../helpers/gitlab-scenario.js";
 
 /**
  * GitLab deploy keys (#37, item 5) against the demo world: acme/api has `release bot` (id 1, write
@@ -26,7 +25,7 @@ const CI =
 const ROTATED =
   "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGnICLChsfVZskgV9bVtGT4CMyKHbX9J3ZFgFJHhkLyj release@acme";
 
-const scenario = gitlabScenario({ forgetBefore: ["apply"] });
+const scenario = gitlabScenario({ forgetBefore: ["plan", "apply"] });
 const { start, apply } = scenario;
 
 /** The demo world with octo-admin (the token `sandbox-admin`) an administrator of the instance. */
@@ -39,34 +38,16 @@ function adminSeed(): string {
 }
 
 function config(yaml: string): string {
-  return configFile(`version: 1
-projects:
-  - project: acme/api
-    deploy_keys:
-${yaml
-  .trim()
-  .split("\n")
-  .map((line) => `      ${line}`)
-  .join("\n")}
-`);
+  return entryConfig("project: acme/api", "deploy_keys", yaml);
 }
 
+/** The plan of a file with only its changes that are not no-op (or hold an error). */
 async function plan(path: string) {
-  scenario.forget();
-  const result = await runInProcess([
-    "plan",
-    "-c",
-    path,
-    "--sandbox-url",
-    scenario.world.url,
-    "--format",
-    "json",
-  ]);
-  const parsed = JSON.parse(result.stdout) as Plan;
+  const { code, plan: parsed } = await scenario.plan(path);
   const changes = parsed.changes.filter(
     (change) => change.action !== "no-op" || change.error !== undefined,
   );
-  return { code: result.code, plan: { ...parsed, changes } };
+  return { code, plan: { ...parsed, changes } };
 }
 
 const writes = () =>

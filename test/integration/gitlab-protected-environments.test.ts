@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Plan } from "../../src/core/plan.js";
 import { runInProcess } from "../helpers/cli.js";
 import { configFile } from "../helpers/sandbox.js";
 import { placeholdersOf } from "../helpers/placeholders.js";
-import { gitlabScenario } from "../helpers/gitlab-scenario.js";
+import { entryConfig, gitlabScenario } from "../helpers/gitlab-scenario.js";
 
 /**
  * GitLab protected environments (#37, item 6) against the demo world: acme/api's `production`
@@ -17,38 +16,20 @@ import { gitlabScenario } from "../helpers/gitlab-scenario.js";
 
 const ENVIRONMENTS = "/api/v4/projects/acme%2Fapi/protected_environments";
 
-const scenario = gitlabScenario({ forgetBefore: ["apply"] });
+const scenario = gitlabScenario({ forgetBefore: ["plan", "apply"] });
 const { start, apply } = scenario;
 
 function config(scope: "project: acme/api" | "group: acme", yaml: string): string {
-  return configFile(`version: 1
-${scope.startsWith("project") ? "projects" : "groups"}:
-  - ${scope}
-    protected_environments:
-${yaml
-  .trim()
-  .split("\n")
-  .map((line) => `      ${line}`)
-  .join("\n")}
-`);
+  return entryConfig(scope, "protected_environments", yaml);
 }
 
+/** The plan of a file with only its changes that are not no-op (or hold an error). */
 async function plan(path: string) {
-  scenario.forget();
-  const result = await runInProcess([
-    "plan",
-    "-c",
-    path,
-    "--sandbox-url",
-    scenario.world.url,
-    "--format",
-    "json",
-  ]);
-  const parsed = JSON.parse(result.stdout) as Plan;
+  const { code, plan: parsed } = await scenario.plan(path);
   const changes = parsed.changes.filter(
     (change) => change.action !== "no-op" || change.error !== undefined,
   );
-  return { code: result.code, plan: { ...parsed, changes } };
+  return { code, plan: { ...parsed, changes } };
 }
 
 const writes = () =>
