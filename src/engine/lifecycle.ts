@@ -50,14 +50,18 @@ export async function planRepository(
     );
   }
   const at = location.kind === "found" ? location.at : wanted;
-  const planOne = (kind: (typeof configured)[number]) =>
-    kind.part.plan({
-      reader,
-      at,
-      value: repo.settings[kind.part.setting.key],
-      options,
-      location,
-    });
+  const planOne = async (kind: (typeof configured)[number]) => {
+    const input = { at, value: repo.settings[kind.part.setting.key], options, location };
+    // Only a kind that may read a partial answer plans through a reader of its own: the others
+    // share the target's, and with it what is read once per plan (a login, a team).
+    if (kind.part.graphql?.partial !== true) return kind.part.plan({ ...input, reader });
+    const reads = reader.onePlan();
+    const changes = await kind.part.plan({ ...input, reader: reads.reader });
+    if (!reads.partial() || changes.every(unchanged)) return changes;
+    // A partial answer (a bulk read's, ../resources/graphql-read.ts) shows what is compared, not
+    // what a write names: the kind plans its changes again from REST's answer.
+    return kind.part.plan({ ...input, reader: reads.exact });
+  };
   const lifecycle = configured.find((kind) => kind.name === lifecycleKind?.name);
   const others = configured.filter((kind) => kind !== lifecycle);
   let changes: Change[];
@@ -104,6 +108,11 @@ export async function planRepository(
     scope,
     around: (count) => part.aroundArchived({ target: reader.target, scope, at, others: count }),
   });
+}
+
+/** A change that writes nothing and has no error: what a partial answer may plan. */
+function unchanged(change: Change): boolean {
+  return change.action === "no-op" && change.error === undefined && change.requests.length === 0;
 }
 
 /**

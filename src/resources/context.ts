@@ -88,6 +88,16 @@ export class ResourceReader {
     }
   }
 
+  /**
+   * The reads of one kind's plan of one place: `reader` to plan with; whether it answered any read
+   * with a partial answer (../resources/graphql-read.ts), which a plan may keep only if it changes
+   * nothing; and `exact`, the same reads answered without partial answers. A plain reader gives
+   * none.
+   */
+  onePlan(): OnePlanReads {
+    return { reader: this, partial: () => false, exact: this };
+  }
+
   /** Every item of a list (all pages, shaped as `pages` says), each checked against the item shape. */
   async list<T>(
     path: string,
@@ -106,6 +116,12 @@ export class ResourceReader {
     }
     return shapedList(path, items, item);
   }
+}
+
+export interface OnePlanReads {
+  reader: ResourceReader;
+  partial(): boolean;
+  exact: ResourceReader;
 }
 
 /** A 200 answer checked against the shape of its operation. */

@@ -13,7 +13,11 @@ import type { RepoRef } from "./context.js";
  *
  * A kind answers only what it can answer exactly as REST would. Whatever GraphQL cannot show —
  * a field GitHub's published schema lacks, a value outside its enums, a wildcard protection rule, an
- * answer it cannot trust — is left to REST for that repository: never guessed.
+ * answer it cannot trust — is left to REST for that repository: never guessed. The one exception
+ * is a partial answer (`RestAnswers.listed(…, { partial: true })`): it shows exactly what a plan
+ * without changes compares, but not what a write would name (an id, a custom role). A kind's plan
+ * from one is kept only when it changes nothing; otherwise the engine plans that kind again over
+ * REST (../engine/lifecycle.ts), so a write is always planned from REST's answer.
  */
 export interface RepositoryGraphqlRead<V = unknown> {
   /**
@@ -21,6 +25,11 @@ export interface RepositoryGraphqlRead<V = unknown> {
    * {…}`. Constant text: nothing of a configuration or a repository is ever written into a query.
    */
   fragments?: string;
+  /**
+   * Whether its answers may be partial (`RestAnswers.listed(…, { partial: true })`): the engine
+   * then plans the kind through a reader that notes them (ResourceReader.onePlan).
+   */
+  partial?: true;
   /**
    * The fields to read of one repository for this value, or undefined when it is read over REST.
    * Every name or other value from the configuration is passed as a variable (`variables.add`);
@@ -94,7 +103,7 @@ export type Query = Record<string, string | number>;
 export type RestAnswer =
   | { kind: "found"; body: unknown }
   | { kind: "absent"; detail: string }
-  | { kind: "listed"; items: unknown[] };
+  | { kind: "listed"; items: unknown[]; partial?: true };
 
 /**
  * REST answers by request, keyed as the reader asks: a GET by path and query, a listing by path and
@@ -111,8 +120,16 @@ export class RestAnswers {
     this.byRequest.set(getKey(path, query), { kind: "absent", detail });
   }
 
-  listed(path: string, items: unknown[], query?: Query): void {
-    this.byRequest.set(listKey(path, query), { kind: "listed", items });
+  /**
+   * Every item a listing would answer. `partial`: the items show what a plan without changes
+   * compares, not every field REST's would (see above).
+   */
+  listed(path: string, items: unknown[], query?: Query, how: { partial?: boolean } = {}): void {
+    this.byRequest.set(listKey(path, query), {
+      kind: "listed",
+      items,
+      ...(how.partial === true ? { partial: true as const } : {}),
+    });
   }
 }
 

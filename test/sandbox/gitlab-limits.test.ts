@@ -25,15 +25,26 @@ describe("limits on planning paths", () => {
     expect(github.body.message).toBe("API rate limit exceeded for user ID 1.");
   });
 
-  it("answer a secondary limit with 429 too", async () => {
+  it("spend no points per endpoint, GitHub's secondary limit, which GitLab does not have", async () => {
     const sb = await sandbox({ secondaryPointsPerMinute: 1 });
-    expect((await call(sb, "GET", "/api/v4/groups/1")).status).toBe(200);
-    const over = await call(sb, "GET", "/api/v4/groups/1");
-    expect(over.status).toBe(429);
-    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(over.body.message).not.toMatch(/secondary/);
+    for (let i = 0; i < 3; i++)
+      expect((await call(sb, "GET", "/api/v4/groups/1")).status).toBe(200);
     const github = await call(sb, "GET", "/repos/acme/api");
     expect((await call(sb, "GET", "/repos/acme/api")).status).toBe(403);
     expect(github.status).toBe(200);
+  });
+
+  it("answer too many requests at once with 429 too", async () => {
+    const sb = await sandbox({ maxConcurrentPerToken: 1, latencyMs: 200 });
+    const [first, second] = await Promise.all([
+      call(sb, "GET", "/api/v4/groups/1"),
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() =>
+        call(sb, "GET", "/api/v4/groups/1"),
+      ),
+    ]);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(429);
+    expect(Number(second.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(second.body.message).not.toMatch(/secondary/);
   });
 });

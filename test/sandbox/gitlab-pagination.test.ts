@@ -169,6 +169,35 @@ describe("GitLab's rate-limit headers and GitLab.com's per-endpoint limits", () 
     expect((await call(sb, "GET", "/api/v4/projects/1/members/all")).status).toBe(200);
   });
 
+  it("counts 2,000 requests a minute per user over every endpoint, GraphQL's too, answered as Rack::Attack does", async () => {
+    let now = Date.parse("2026-06-01T12:00:00Z");
+    const sb = await sandbox({ now: () => now, gitlabComLimits: true });
+    // Over 900 a minute on one endpoint, GitHub's secondary points, which GitLab does not have.
+    for (let i = 0; i < 1_500; i++) {
+      const answer = await call(sb, "GET", `/api/v4/projects/${1 + (i % 3)}/boards`);
+      if (answer.status !== 200) throw new Error(`request ${i + 1}: ${answer.status}`);
+    }
+    for (let i = 0; i < 500; i++) {
+      const answer = await call(sb, "POST", "/api/graphql", { body: { query: "{ __typename }" } });
+      if (answer.status !== 200) throw new Error(`query ${i + 1}: ${answer.status}`);
+    }
+    now += 30_000;
+    // Rack::Attack's body is plain text, not JSON: read as it is.
+    const over = await fetch(`${sb.url}/api/v4/projects/1/boards`, {
+      headers: { Authorization: `Bearer ${ADMIN}` },
+    });
+    expect(over.status).toBe(429);
+    expect(await over.text()).toBe("Retry later\n");
+    expect(over.headers.get("retry-after")).toBe("30");
+    expect(over.headers.get("ratelimit-name")).toBe("throttle_authenticated_api");
+    expect(over.headers.get("ratelimit-remaining")).toBe("0");
+    expect((await call(sb, "GET", "/api/v4/projects/1", { token: "sandbox-dev" })).status).toBe(
+      200,
+    );
+    now += 30_000;
+    expect((await call(sb, "GET", "/api/v4/projects/1/boards")).status).toBe(200);
+  });
+
   it("enforces none of them by default", async () => {
     const sb = await sandbox({ rateLimits: { core: 1000 } });
     for (let i = 0; i < 401; i++) {

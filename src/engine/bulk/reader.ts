@@ -1,5 +1,6 @@
 import type { PageShape } from "../../forge/client.js";
 import {
+  type OnePlanReads,
   type ReadResult,
   ResourceReader,
   type Shape,
@@ -76,6 +77,27 @@ export class BulkReader extends ResourceReader {
     return match !== null && this.#missing.has(match[0]);
   }
 
+  override list<T>(
+    path: string,
+    query: Query | undefined,
+    item: Shape<T>,
+    pages: PageShape = {},
+  ): Promise<ReadResult<T[]>> {
+    // A read outside a kind's plan (onePlan) could not be planned again: it never takes a partial answer.
+    return this.answerList(path, query, item, pages, EXACT);
+  }
+
+  /** One kind's plan's reads: partial answers noted, or (`exact`) passed over to REST. */
+  override onePlan(): OnePlanReads {
+    let partial = false;
+    const noted: Partiality = { skip: false, served: () => (partial = true) };
+    return {
+      reader: new OnePlanReader(this, noted),
+      partial: () => partial,
+      exact: new OnePlanReader(this, EXACT),
+    };
+  }
+
   override async getOrAbsent<T>(
     path: string,
     shape: Shape<T>,
@@ -90,17 +112,54 @@ export class BulkReader extends ResourceReader {
     return this.#inner.getOrAbsent(path, shape, query);
   }
 
-  override async list<T>(
+  /** A listing's answer; a partial one only as `how` takes it. */
+  async answerList<T>(
+    path: string,
+    query: Query | undefined,
+    item: Shape<T>,
+    pages: PageShape,
+    how: Partiality,
+  ): Promise<ReadResult<T[]>> {
+    const key = listKey(path, query);
+    await this.#settle(key);
+    const answer = this.#answers.get(key);
+    if (answer?.kind === "listed" && !(answer.partial === true && how.skip)) {
+      if (answer.partial === true) how.served();
+      return shapedList(path, answer.items, item);
+    }
+    if (this.#missingAt(path)) return { kind: "absent", detail: "Not Found" };
+    return this.#inner.list(path, query, item, pages);
+  }
+}
+
+/** How one plan's reads take partial answers: skipped, or taken and noted. */
+interface Partiality {
+  skip: boolean;
+  served(): void;
+}
+
+const EXACT: Partiality = { skip: true, served: () => undefined };
+
+/** The target's BulkReader as one kind's plan reads it (`BulkReader.onePlan`). */
+class OnePlanReader extends ResourceReader {
+  constructor(
+    private readonly bulk: BulkReader,
+    private readonly how: Partiality,
+  ) {
+    super(bulk.target, bulk.client);
+  }
+
+  override getOrAbsent<T>(path: string, shape: Shape<T>, query?: Query): Promise<ReadResult<T>> {
+    // Partial answers are listings only.
+    return this.bulk.getOrAbsent(path, shape, query);
+  }
+
+  override list<T>(
     path: string,
     query: Query | undefined,
     item: Shape<T>,
     pages: PageShape = {},
   ): Promise<ReadResult<T[]>> {
-    const key = listKey(path, query);
-    await this.#settle(key);
-    const answer = this.#answers.get(key);
-    if (answer?.kind === "listed") return shapedList(path, answer.items, item);
-    if (this.#missingAt(path)) return { kind: "absent", detail: "Not Found" };
-    return this.#inner.list(path, query, item, pages);
+    return this.bulk.answerList(path, query, item, pages, this.how);
   }
 }

@@ -2,6 +2,7 @@ import { selectedName } from "../../config/glob.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind } from "../kind.js";
 import { verifyLabel } from "./canonical.js";
+import { labelGraphql } from "./graphql.js";
 import { planGitlabLabels } from "./plan.js";
 import { groupLabelsSetting, projectLabelsSetting } from "./settings.js";
 
@@ -9,7 +10,9 @@ import { groupLabelsSetting, projectLabelsSetting } from "./settings.js";
  * GitLab labels of projects and groups (issue #37, item 3): `labels: {mode, items}` keyed by name,
  * each a colour, a description and (a project's) a priority; `previously` renames a label in place
  * so its issues and merge requests keep it; `null` deletes one; `authoritative` deletes the place's
- * own labels not listed, never one inherited from a group above. docs/gitlab.md, "Labels".
+ * own labels not listed, never one inherited from a group above. docs/gitlab.md, "Labels". A
+ * project's labels are read in bulk as a partial answer (./graphql.ts): GitLab's GraphQL `Label`
+ * shows no priority, so what changes is planned from REST's listing.
  */
 export const gitlabLabelKind = defineKind({
   name: "gitlab_label",
@@ -32,6 +35,7 @@ export const gitlabLabelKind = defineKind({
         `${projectPath(at)}/labels`,
         "project",
       ),
+    graphql: labelGraphql,
   },
   group: {
     setting: groupLabelsSetting,

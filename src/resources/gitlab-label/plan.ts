@@ -75,11 +75,17 @@ function edited(
     color: settings.color === undefined ? live.color : colorOf(settings.color),
     description: settings.description ?? live.description,
   };
-  if (live.priority !== undefined && "priority" in settings && settings.priority !== undefined) {
-    target.priority = settings.priority;
-  }
-  const before = compared(live);
-  const diff = diffValues(before, compared(target));
+  // A project's priority is compared and shown only where written: it is the one field an edit
+  // leaves alone otherwise, and a partial answer (./graphql.ts) cannot show it.
+  const withPriority =
+    live.priority !== undefined && "priority" in settings && settings.priority !== undefined;
+  if (withPriority) target.priority = settings.priority;
+  const shown = (label: CanonicalLabel) => {
+    const { priority, ...rest } = compared(label);
+    return withPriority ? { ...rest, priority } : rest;
+  };
+  const before = shown(live);
+  const diff = diffValues(before, shown(target));
   const planned = { live_fingerprint: fingerprint(before), ...(notes.length > 0 ? { notes } : {}) };
   if (diff.length === 0) return { action: "no-op", diff: [], requests: [], ...planned };
   const body: Record<string, unknown> = {};

@@ -4,6 +4,7 @@ import { groupPath, projectPath } from "../gitlab-paths.js";
 import { defineKind, loadedOnCall } from "../kind.js";
 import { verifyMemberWrite } from "./canonical.js";
 import { groupAbove, projectAbove, projectNamespace } from "./above.js";
+import { membersGraphql } from "./graphql.js";
 import { KIND, planMembers } from "./plan.js";
 import { topLevel, topLevelOf } from "./roles.js";
 import { groupMembersSetting, projectMembersSetting } from "./settings.js";
@@ -25,9 +26,8 @@ async function projectTop(reader: ResourceReader, at: RepoRef): Promise<ReadResu
  * and in a `groups:` entry. One kind with both parts, as GitLab serves both from one API ("Group
  * and project members API", lib/api/members.rb declares both in one loop): the same levels
  * (less Minimal Access on projects), the same inheritance and the same requests. docs/gitlab.md,
- * "Members". No GraphQL read: GitLab's `ProjectMember` and `MemberInterface` have no custom
- * role field (doc/api/graphql/reference/_index.md at 0016ea05), so GraphQL cannot show what
- * REST's `member_role` does, and the members listing stays on REST.
+ * "Members". A project's members are read in bulk as a partial answer (./graphql.ts): GitLab's
+ * `ProjectMember` shows no custom role, so what changes is planned from REST's listing.
  */
 export const membersKind = defineKind({
   name: KIND,
@@ -49,6 +49,7 @@ export const membersKind = defineKind({
       );
     },
     export: loadedOnCall(async () => (await import("./export.js")).exportProjectMembers),
+    graphql: membersGraphql,
   },
   group: {
     setting: groupMembersSetting,

@@ -51,6 +51,12 @@ export interface Family<F extends FamilyTypes> {
   /** Whether a request path is this family's (the last family listed takes every other path). */
   owns(pathname: string): boolean;
   world: F["world"];
+  /**
+   * Whether requests spend points of a minute's budget per endpoint and token (rate-limits.ts's
+   * secondary points: reads 1, writes 5, a GraphQL query 1 of the GraphQL endpoint's). A service
+   * whose per-endpoint limits are others checks its own in `admit`, and says false.
+   */
+  endpointPoints: boolean;
   router: Router<F>;
   rules?: RequestRules;
   authenticate(req: IncomingMessage, now: number): F["principal"] & Principal<F["caller"]>;

@@ -296,7 +296,9 @@ export function createRequestHandler(pipeline: Pipeline) {
           : method === "GET"
             ? READ_POINTS
             : WRITE_POINTS;
-        const retryAfter = secondary.spend(rateKey, endpoint, points, graphql);
+        const retryAfter = family.endpointPoints
+          ? secondary.spend(rateKey, endpoint, points, graphql)
+          : undefined;
         if (retryAfter !== undefined) {
           stats.rate_limited_responses++;
           stats.secondary_limited_responses++;

@@ -34,6 +34,9 @@ export function githubFamily(
 ): Family<GithubTypes> {
   return {
     name: "github",
+    // GitHub's secondary limits: "no more than 900 points per minute" for REST endpoints, 2,000
+    // for the GraphQL endpoint ("Rate limits for the REST API", "About secondary rate limits").
+    endpointPoints: true,
     owns: () => true,
     world,
     router: new Router(routes),

@@ -25,6 +25,13 @@ export const GITLAB_COM_LIMITS: Readonly<
   "GET /api/v4/groups/:id/members/all": { limit: 200, windowSeconds: 60, perRecord: true },
 };
 
+/**
+ * "Authenticated API traffic (for a given user): 2,000 requests each minute" (the same page):
+ * Rack::Attack's `throttle_authenticated_api`, which counts every request under `/api`, GraphQL's
+ * `POST /api/graphql` too.
+ */
+export const GITLAB_COM_API_LIMIT = { limit: 2000, windowSeconds: 60 };
+
 /** The headers GitLab's throttled answers from these endpoints leave off. */
 const RATE_HEADERS = [
   "RateLimit-Limit",
@@ -70,8 +77,11 @@ export class ComLimits {
     params: Record<string, string>,
     rateKey: string | undefined,
   ): Reply | undefined {
+    if (rateKey === undefined) return undefined;
+    const api = this.#apiTraffic(rateKey);
+    if (api !== undefined) return api;
     const rule = GITLAB_COM_LIMITS[operation];
-    if (rule === undefined || rateKey === undefined) return undefined;
+    if (rule === undefined) return undefined;
     const key = [rateKey, operation, rule.perRecord ? (params.id ?? "") : ""].join("\u0000");
     const now = this.now();
     let window = this.#windows.get(key);
@@ -82,5 +92,38 @@ export class ComLimits {
     if (window.used >= rule.limit) return throttled(rule.windowSeconds);
     window.used++;
     return undefined;
+  }
+
+  /**
+   * The user's requests of this minute; over 2,000, Rack::Attack's answer (GitLab's docs, "Rate
+   * limiting responses"): 429 "Retry later", with `Retry-After` and the `RateLimit-*` headers.
+   */
+  #apiTraffic(rateKey: string): Reply | undefined {
+    const { limit, windowSeconds } = GITLAB_COM_API_LIMIT;
+    const key = `${rateKey}\u0000api`;
+    const now = this.now();
+    let window = this.#windows.get(key);
+    if (window === undefined || now - window.start >= windowSeconds * 1000) {
+      window = { start: now, used: 0 };
+      this.#windows.set(key, window);
+    }
+    if (window.used < limit) {
+      window.used++;
+      return undefined;
+    }
+    const reset = Math.ceil((window.start + windowSeconds * 1000) / 1000);
+    const retryAfter = Math.max(1, reset - Math.floor(now / 1000));
+    return {
+      status: 429,
+      body: "Retry later\n",
+      headers: {
+        "Retry-After": String(retryAfter),
+        "RateLimit-Name": "throttle_authenticated_api",
+        "RateLimit-Limit": String(limit),
+        "RateLimit-Observed": String(window.used + 1),
+        "RateLimit-Remaining": "0",
+        "RateLimit-Reset": String(reset),
+      },
+    };
   }
 }

@@ -58,6 +58,9 @@ export function gitlabFamily(
     name: "gitlab",
     owns: (pathname) => pathname.startsWith("/api/"),
     world,
+    // GitLab has no points per endpoint: GitLab.com's limits are per endpoint in requests, and
+    // 2,000 requests a minute in all (com-limits.ts, checked in `admit`).
+    endpointPoints: false,
     router: new Router(routes, 3),
     authenticate: (req): GitlabPrincipal => {
       const token = tokenOf(req);

@@ -51,6 +51,8 @@ export function connection<T, N>(items: readonly T[], args: PageArgs, node: (ite
   else end = Math.min(end, start + (typeof first === "number" ? first : LIMITS.pageSize));
   const window = items.slice(start, end);
   return {
+    // GitLab's connections count the whole list (`count: Int!`, "Total count of collection").
+    count: items.length,
     nodes: window.map(node),
     pageInfo: {
       hasNextPage: end < items.length,

@@ -3,6 +3,9 @@ import type { RequestContext } from "../http.js";
 import { premium } from "../protected-refs/routes.js";
 import { accessEntry } from "../protected-refs/shapes.js";
 import { type AccessEntry, protectedBranchesOf } from "../protected-refs/records.js";
+import { textColorOf } from "../labels/colors.js";
+import { groupsFrom, type Label, labelsOf } from "../labels/records.js";
+import { byTitle, labelBasicShape } from "../labels/shapes.js";
 import { type CiVariable, variablesOf } from "../variables/records.js";
 import { canSeeProject } from "../world/access.js";
 import { ACCESS_LEVELS, accessLevelOf } from "../world/access-levels.js";
@@ -13,8 +16,8 @@ import { connection, type PageArgs } from "./connection.js";
  * The values `execute` reads: plain objects whose function properties resolve a field with its
  * arguments (graphql-js's default resolver). Permissions are REST's: a project the caller cannot
  * see is null (GitLab's `project(fullPath:)` answers null, no error); its CI/CD variables take the
- * Maintainer role as REST's listing does (null otherwise); its members and protected branches are
- * shown to whoever sees the project and, for branch rules, has the Developer role.
+ * Maintainer role as REST's listing does (null otherwise); its members, labels and protected
+ * branches are shown to whoever sees the project and, for branch rules, has the Developer role.
  */
 
 const gid = (model: string, id: number | string) => `gid://gitlab/${model}/${id}`;
@@ -149,6 +152,49 @@ function branchRules(ctx: RequestContext, project: Project, args: PageArgs) {
   }));
 }
 
+interface LabelArgs extends PageArgs {
+  includeAncestorGroups?: boolean | null;
+  searchIn: string[];
+  searchTerm?: string | null;
+  title?: string | null;
+}
+
+/**
+ * A project's labels as LabelsFinder finds them for `Project.labels`: its own and its group's, and
+ * with `includeAncestorGroups` every group's above it too; `title` an exact match, `searchTerm`
+ * within the `searchIn` fields; in REST's order (title, then id). Each id names its model
+ * (`gid://gitlab/ProjectLabel/1`, `gid://gitlab/GroupLabel/2`), as GitLab's do.
+ */
+function labelsOfProject(project: Project, args: LabelArgs) {
+  const groups = args.includeAncestorGroups === true ? groupsFrom(project.group) : [project.group];
+  const term = args.searchTerm?.toLowerCase();
+  const found = [...labelsOf(project), ...groups.flatMap((group) => labelsOf(group))].filter(
+    (label) =>
+      typeof args.title === "string"
+        ? label.title === args.title
+        : term === undefined ||
+          (args.searchIn.includes("TITLE") && label.title.toLowerCase().includes(term)) ||
+          (args.searchIn.includes("DESCRIPTION") &&
+            (label.description ?? "").toLowerCase().includes(term)),
+  );
+  found.sort((a, b) => byTitle(a.title, b.title) || a.id - b.id);
+  return connection(found, args, labelNode);
+}
+
+function labelNode(label: Label) {
+  return {
+    id: gid("project" in label.owner ? "ProjectLabel" : "GroupLabel", label.id),
+    title: label.title,
+    color: label.color,
+    description: label.description,
+    descriptionHtml: labelBasicShape(label).description_html,
+    textColor: textColorOf(label.color),
+    lockOnMerge: false,
+    createdAt: SEEDED_AT,
+    updatedAt: SEEDED_AT,
+  };
+}
+
 function projectNode(ctx: RequestContext, project: Project) {
   const caller = ctx.caller;
   return {
@@ -170,6 +216,7 @@ function projectNode(ctx: RequestContext, project: Project) {
       connection(membersOf(ctx, project, args.relations ?? ["DIRECT", "INHERITED"]), args, (m) =>
         memberNode(project, m),
       ),
+    labels: (args: LabelArgs) => labelsOfProject(project, args),
     branchRules: (args: PageArgs) =>
       ctx.world.hasRole(project, caller, "developer") ? branchRules(ctx, project, args) : null,
   };

@@ -12,21 +12,24 @@ import { buildSchema, type GraphQLSchema } from "graphql";
  * field, argument and type below was checked, name, type and nullability, against its section of
  * the reference at that commit: `Query.project(fullPath:)`, `Query.queryComplexity`,
  * `QueryComplexity`, `Project` (`id`, `fullPath`, `path`, `name`, `archived`, `branchRules`,
- * `ciVariables(sort:)`, `projectMembers(relations:, search:)`), `BranchRule`,
+ * `ciVariables(sort:)`, `labels(includeAncestorGroups:, searchIn:, searchTerm:, title:)`,
+ * `projectMembers(relations:, search:)`), `Label`, `LabelConnection` (less its `edges`),
+ * `LabelSearchFieldList`, `BranchRule`,
  * `BranchProtection`, `MergeAccessLevel`, `PushAccessLevel`, `AccessLevelUser`,
  * `AccessLevelGroup`, `AccessLevelDeployKey`, `CiProjectVariable`, `MemberInterface` (with its
  * implementations `ProjectMember` and `GroupMember`, which here carry the interface's fields
  * only), `AccessLevel`, `BranchRuleConnection`, `MergeAccessLevelConnection`,
  * `CiProjectVariableConnection`, `MemberInterfaceConnection`, and the enums `AccessLevelEnum`,
- * `CiVariableSort`, `CiVariableType`, `ProjectMemberRelation`. `UserCore`'s `id` and `name` are
- * the `User` interface's it implements; its `username` (`String!`) is read off the other `User`
- * implementations, not `UserCore`'s own section.
+ * `CiVariableSort`, `CiVariableType`, `ProjectMemberRelation`, and `UserCore` (`id`, `name`,
+ * `username`).
  *
  * NOT checked at that commit (written as GitLab's Relay connections are; the first to check):
  * `PageInfo`, `UnprotectAccessLevel`, `PushAccessLevelConnection`,
  * `UnprotectAccessLevelConnection`, and the defaults of arguments (the reference does not show
- * them). Left out on purpose: `Project.branchRules(buildMissing:)` (the sandbox builds no
- * unpersisted rules) and `Project.projectMembers(sort:)` (`MemberSort`'s values were not read).
+ * them; `labels(searchIn:)`'s, `[TITLE, DESCRIPTION]`, is the `default_value: [:title,
+ * :description]` of app/graphql/resolvers/labels_resolver.rb at gitlabhq/gitlabhq 0e3af7b0).
+ * Left out on purpose: `Project.branchRules(buildMissing:)` (the sandbox builds no unpersisted
+ * rules) and `Project.projectMembers(sort:)` (`MemberSort`'s values were not read).
  * There is no `memberRole` on `MemberInterface` or `ProjectMember`, and no `accessLevels`
  * argument on `projectMembers`, at that commit.
  * Data, not code: the sandbox serves it and the tests validate every query the engine sends
@@ -39,6 +42,7 @@ scalar Time
 scalar Date
 scalar UserID
 scalar ProjectsBranchRuleID
+scalar LabelID
 
 type Query {
   project(fullPath: ID!): Project
@@ -58,6 +62,16 @@ type Project {
   archived: Boolean
   branchRules(after: String, before: String, first: Int, last: Int): BranchRuleConnection
   ciVariables(sort: CiVariableSort, after: String, before: String, first: Int, last: Int): CiProjectVariableConnection
+  labels(
+    includeAncestorGroups: Boolean
+    searchIn: [LabelSearchFieldList!]! = [TITLE, DESCRIPTION]
+    searchTerm: String
+    title: String
+    after: String
+    before: String
+    first: Int
+    last: Int
+  ): LabelConnection
   projectMembers(
     relations: [ProjectMemberRelation!]
     search: String
@@ -153,6 +167,29 @@ type AccessLevelDeployKey {
   expiresAt: Date
   id: ID!
   title: String!
+}
+
+type LabelConnection {
+  count: Int!
+  nodes: [Label]
+  pageInfo: PageInfo!
+}
+
+enum LabelSearchFieldList {
+  DESCRIPTION
+  TITLE
+}
+
+type Label {
+  color: String!
+  createdAt: Time!
+  description: String
+  descriptionHtml: String
+  id: LabelID!
+  lockOnMerge: Boolean!
+  textColor: String!
+  title: String!
+  updatedAt: Time!
 }
 
 type CiProjectVariableConnection {
