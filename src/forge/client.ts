@@ -30,7 +30,8 @@ import type {
   RateLimitOverview,
   RequestOptions,
 } from "./types.js";
-import { buildUrl, displayPath, lastPage, literalUrl, nextLink } from "./urls.js";
+import { readListing } from "./listing.js";
+import { buildUrl, displayPath, literalUrl } from "./urls.js";
 import { githubValidator, type RequestHeaders, sameTag, varyOf } from "./validator.js";
 import { writeLaneOf } from "./write-lane.js";
 import { KeyedSerializer } from "./write-lock.js";
@@ -254,15 +255,8 @@ export class ForgeClient {
   }
 
   /**
-   * Every item of a list, 100 per page, following Link rel="next" on the same origin to the end.
-   * A listing is bounded: at most `maxPages` pages, and no more than the last page its first page
-   * names (rel="last"), plus one for items added while it is read; a link back to a page already
-   * read, or past the bound, fails the request instead of reading on. Where a page names no last
-   * page (cursor-paged lists, a broken proxy), one shorter than the page size asked for is the last:
-   * if it still links onward, the listing would not end, and the request fails there. Each page is
-   * the list itself, or with `itemsUnder` an object holding it under that key (`GET
-   * /installation/repositories` answers `{total_count, repositories}`); a page of another shape
-   * fails the request. With `uncached`, no page is kept in the cache or answered from it.
+   * Every item of a list, 100 per page, following its next-page links to the end (./listing.ts).
+   * With `uncached`, no page is kept in the cache or answered from it.
    */
   async paginate<T>(
     path: string,
@@ -270,84 +264,17 @@ export class ForgeClient {
     { itemsUnder, uncached = false }: PageShape = {},
   ): Promise<T[]> {
     const perPage = query.per_page ?? 100;
-    let url: URL | undefined = buildUrl(this.#base.href, path, { ...query, per_page: perPage });
-    const seen = new Set<string>();
-    const items: T[] = [];
-    let bound: { pages: number; why: string } = {
-      pages: this.#maxPages,
-      why: "the most forgeplan reads of one listing (--max-pages raises it)",
-    };
-    while (url !== undefined) {
-      const shown = displayPath(url, this.#base);
-      const refuse = (detail: string) =>
-        new ForgeError({ method: "GET", path: shown, status: 0, detail });
-      if (seen.has(url.href)) {
-        throw refuse("the next-page link leads back to a page already read");
-      }
-      if (seen.size >= bound.pages) {
-        throw refuse(`the listing goes on past ${bound.pages} pages, ${bound.why}`);
-      }
-      seen.add(url.href);
-      const page: ForgeResponse<unknown> = await this.#exchange<unknown>(
-        "GET",
-        url,
-        undefined,
-        !uncached,
-      );
-      const listed = pageItems(page.data, itemsUnder);
-      if (listed === undefined) {
-        throw new ForgeError({
-          method: "GET",
-          path: shown,
-          status: page.status,
-          detail:
-            itemsUnder === undefined
-              ? "expected a list in the response"
-              : `expected an object with a list under "${itemsUnder}" in the response`,
-        });
-      }
-      // One at a time: spreading a page into push() puts every item on the stack.
-      for (const item of listed as T[]) items.push(item);
-      let next: URL | undefined;
-      let last: number | undefined;
-      try {
-        next = nextLink(page.headers.link, url) ?? this.#nextPageNumber(page.headers, url);
-        last = lastPage(page.headers.link, url);
-      } catch {
-        throw refuse("the Link header holds a link that is not a URL");
-      }
-      if (next !== undefined && next.origin !== this.#base.origin) {
-        throw refuse(`refused to follow a next-page link to another origin (${next.origin})`);
-      }
-      if (next !== undefined && last === undefined && listed.length < Number(perPage)) {
-        const held = `${listed.length} item${listed.length === 1 ? "" : "s"}`;
-        throw refuse(
-          `page ${seen.size} of the listing holds ${held} of the ${perPage} asked for, yet links to a next page: a short page is the last, so the listing would not end`,
-        );
-      }
-      if (seen.size === 1 && last !== undefined && last + 1 < bound.pages) {
-        // Items added while the list is read may push the last of them onto one more page.
-        bound = { pages: last + 1, why: `though its first page named page ${last} as the last` };
-      }
-      url = next;
-    }
-    return items;
-  }
-
-  /**
-   * GitLab's `x-next-page` where no Link header names the next page (a proxy that drops Link):
-   * the same request with that page. GitLab sends it on every offset page, empty on the last, and
-   * keeps it past 10,000 records where it leaves off `x-total` and rel="last" (REST API docs,
-   * "Pagination response headers"), so a listing never needs the totals to end.
-   */
-  #nextPageNumber(headers: Record<string, string>, url: URL): URL | undefined {
-    const page = headers["x-next-page"]?.trim();
-    if (this.#kind !== "planning" || page === undefined || !/^[1-9]\d*$/.test(page)) {
-      return undefined;
-    }
-    const next = new URL(url.href);
-    next.searchParams.set("page", page);
-    return next;
+    return readListing<T>(
+      buildUrl(this.#base.href, path, { ...query, per_page: perPage }),
+      (url) => this.#exchange<unknown>("GET", url, undefined, !uncached),
+      {
+        base: this.#base,
+        perPage: Number(perPage),
+        maxPages: this.#maxPages,
+        pageNumbers: this.#kind === "planning",
+        ...(itemsUnder !== undefined ? { itemsUnder } : {}),
+      },
+    );
   }
 
   /**
@@ -902,12 +829,6 @@ function graphqlPath(base: URL): string {
   return root.endsWith("/api/v3")
     ? `${root.slice(0, -"/v3".length)}/graphql`
     : `${root}${GRAPHQL.path}`;
-}
-
-/** The items of a page: the page itself, or the list under `itemsUnder`; undefined if not there. */
-function pageItems(data: unknown, itemsUnder: string | undefined): unknown[] | undefined {
-  const list = itemsUnder === undefined ? data : isObject(data) ? data[itemsUnder] : undefined;
-  return Array.isArray(list) ? list : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
