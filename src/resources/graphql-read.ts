@@ -206,6 +206,54 @@ export function projectConnection(
   });
 }
 
+/** The first page a GitLab listing asks: few projects have more, and GitLab scores a connection by its page. */
+const GITLAB_FIRST_PAGE = 20;
+
+/**
+ * A GitLab project's connection read whole as one REST listing: `connection` (the field and its
+ * constant arguments, `labels(includeAncestorGroups: true)`) is selected with its first page when
+ * `reads` says the value is read so; its nodes, each checked against `node`, become the listing
+ * of `path` and `query` (`listed` makes REST's items of them, in REST's order). A node with an error or of
+ * another shape, or a page that cannot be read, leaves the listing to REST. `partial`: the items
+ * show what a plan without changes compares, not every field REST's would (see above).
+ */
+export function projectListing<N, V>(spec: {
+  connection: string;
+  nodes: string;
+  node: z.ZodType<N>;
+  path: (repo: RepoRef) => string;
+  /** The query of the REST listing it stands for, as the planner reads it. */
+  query?: Query;
+  listed: (nodes: N[]) => unknown[];
+  reads?: (value: V) => boolean;
+  partial?: true;
+}): RepositoryGraphqlRead<V> {
+  const field = /^\w+/.exec(spec.connection)![0];
+  const open = spec.connection.endsWith(")")
+    ? `${spec.connection.slice(0, -1)}, `
+    : `${spec.connection}(`;
+  return {
+    ...(spec.partial ? { partial: true as const } : {}),
+    select: ({ value }) =>
+      spec.reads === undefined || spec.reads(value)
+        ? `${open}first: ${GITLAB_FIRST_PAGE}) { ${pageOf(spec.nodes)} }`
+        : undefined,
+    answer: async (part) => {
+      const answers = new RestAnswers();
+      const all = await projectConnection(part, field, {
+        field: spec.connection,
+        nodes: spec.nodes,
+      });
+      const parsed = z.array(spec.node).safeParse(all?.nodes);
+      if (all === undefined || all.failed.size > 0 || !parsed.success) return answers;
+      answers.listed(spec.path(part.repo), spec.listed(parsed.data), spec.query, {
+        partial: spec.partial === true,
+      });
+      return answers;
+    },
+  };
+}
+
 interface ConnectionPart {
   repo: RepoRef;
   data: unknown;

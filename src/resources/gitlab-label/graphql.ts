@@ -1,11 +1,6 @@
 import * as z from "zod";
 import { projectPath } from "../gitlab-paths.js";
-import {
-  pageOf,
-  projectConnection,
-  type RepositoryGraphqlRead,
-  RestAnswers,
-} from "../graphql-read.js";
+import { projectListing } from "../graphql-read.js";
 import type { ProjectLabels } from "./settings.js";
 
 /**
@@ -26,10 +21,6 @@ import type { ProjectLabels } from "./settings.js";
  * listing to REST.
  */
 
-const FIRST_PAGE = 20;
-
-const FIELDS = "id title color description";
-
 const node = z.looseObject({
   id: z.string().regex(/^gid:\/\/gitlab\/(ProjectLabel|GroupLabel)\/\d+$/),
   title: z.string().min(1),
@@ -45,21 +36,13 @@ function comparable(value: ProjectLabels): boolean {
   );
 }
 
-export const labelGraphql: RepositoryGraphqlRead<ProjectLabels> = {
-  partial: true,
-  select: ({ value }) =>
-    comparable(value)
-      ? `labels(includeAncestorGroups: true, first: ${FIRST_PAGE}) { ${pageOf(FIELDS)} }`
-      : undefined,
-  answer: async (part) => {
-    const answers = new RestAnswers();
-    const all = await projectConnection(part, "labels", {
-      field: "labels(includeAncestorGroups: true)",
-      nodes: FIELDS,
-    });
-    const parsed = z.array(node).safeParse(all?.nodes);
-    if (all === undefined || all.failed.size > 0 || !parsed.success) return answers;
-    const listed = parsed.data.map((label) => {
+export const labelGraphql = projectListing<z.infer<typeof node>, ProjectLabels>({
+  connection: "labels(includeAncestorGroups: true)",
+  nodes: "id title color description",
+  node,
+  path: (repo) => `${projectPath(repo)}/labels`,
+  listed: (nodes) =>
+    nodes.map((label) => {
       const [, model, id] = /^gid:\/\/gitlab\/(\w+)\/(\d+)$/.exec(label.id)!;
       return {
         id: Number(id),
@@ -70,8 +53,7 @@ export const labelGraphql: RepositoryGraphqlRead<ProjectLabels> = {
         priority: null,
         is_project_label: model === "ProjectLabel",
       };
-    });
-    answers.listed(`${projectPath(part.repo)}/labels`, listed, undefined, { partial: true });
-    return answers;
-  },
-};
+    }),
+  reads: comparable,
+  partial: true,
+});

@@ -1,11 +1,6 @@
 import * as z from "zod";
 import { projectPath } from "../gitlab-paths.js";
-import {
-  pageOf,
-  projectConnection,
-  type RepositoryGraphqlRead,
-  RestAnswers,
-} from "../graphql-read.js";
+import { projectListing } from "../graphql-read.js";
 import type { GitlabVariables } from "./settings.js";
 
 /**
@@ -18,9 +13,6 @@ import type { GitlabVariables } from "./settings.js";
  * variables GraphQL does not show (null: the caller is not a Maintainer, as REST's 403), a node
  * with an error or a field missing, or a page that cannot be read, leaves the listing to REST.
  */
-
-/** The first page's size: few projects have more, and GitLab scores a connection by its page. */
-const FIRST_PAGE = 20;
 
 const FIELDS = "id key value variableType protected masked raw hidden environmentScope description";
 
@@ -39,17 +31,14 @@ const node = z.looseObject({
 
 const idOf = (gid: string) => Number(/(\d+)$/.exec(gid)![1]);
 
-export const variableGraphql: RepositoryGraphqlRead<GitlabVariables> = {
-  select: () => `ciVariables(first: ${FIRST_PAGE}) { ${pageOf(FIELDS)} }`,
-  answer: async (part) => {
-    const answers = new RestAnswers();
-    const all = await projectConnection(part, "ciVariables", {
-      field: "ciVariables",
-      nodes: FIELDS,
-    });
-    const parsed = z.array(node).safeParse(all?.nodes);
-    if (all === undefined || all.failed.size > 0 || !parsed.success) return answers;
-    const listed = [...parsed.data]
+export const variableGraphql = projectListing<z.infer<typeof node>, GitlabVariables>({
+  connection: "ciVariables",
+  nodes: FIELDS,
+  node,
+  path: (repo) => `${projectPath(repo)}/variables`,
+  query: { per_page: 100 },
+  listed: (nodes) =>
+    [...nodes]
       .sort((a, b) => idOf(a.id) - idOf(b.id))
       .map((variable) => ({
         variable_type: variable.variableType === "FILE" ? "file" : "env_var",
@@ -61,8 +50,5 @@ export const variableGraphql: RepositoryGraphqlRead<GitlabVariables> = {
         raw: variable.raw,
         environment_scope: variable.environmentScope,
         description: variable.description,
-      }));
-    answers.listed(`${projectPath(part.repo)}/variables`, listed, { per_page: 100 });
-    return answers;
-  },
-};
+      })),
+});

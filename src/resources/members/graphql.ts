@@ -1,11 +1,6 @@
 import * as z from "zod";
 import { projectPath } from "../gitlab-paths.js";
-import {
-  pageOf,
-  projectConnection,
-  type RepositoryGraphqlRead,
-  RestAnswers,
-} from "../graphql-read.js";
+import { projectListing } from "../graphql-read.js";
 import type { Members } from "./settings.js";
 
 /**
@@ -23,10 +18,6 @@ import type { Members } from "./settings.js";
  * another time zone would shift to another day), a node with an error or a page that cannot be
  * read leaves the listing to REST.
  */
-
-const FIRST_PAGE = 20;
-
-const FIELDS = "accessLevel { integerValue } expiresAt user { id username }";
 
 const node = z.looseObject({
   accessLevel: z.looseObject({ integerValue: z.number().int() }),
@@ -51,27 +42,18 @@ function comparable(value: Members): boolean {
   );
 }
 
-export const membersGraphql: RepositoryGraphqlRead<Members> = {
-  partial: true,
-  select: ({ value }) =>
-    comparable(value)
-      ? `projectMembers(relations: [DIRECT], first: ${FIRST_PAGE}) { ${pageOf(FIELDS)} }`
-      : undefined,
-  answer: async (part) => {
-    const answers = new RestAnswers();
-    const all = await projectConnection(part, "projectMembers", {
-      field: "projectMembers(relations: [DIRECT])",
-      nodes: FIELDS,
-    });
-    const parsed = z.array(node).safeParse(all?.nodes);
-    if (all === undefined || all.failed.size > 0 || !parsed.success) return answers;
-    const listed = parsed.data.map((member) => ({
+export const membersGraphql = projectListing<z.infer<typeof node>, Members>({
+  connection: "projectMembers(relations: [DIRECT])",
+  nodes: "accessLevel { integerValue } expiresAt user { id username }",
+  node,
+  path: (repo) => `${projectPath(repo)}/members`,
+  listed: (nodes) =>
+    nodes.map((member) => ({
       id: idOf(member.user.id),
       username: member.user.username,
       access_level: member.accessLevel.integerValue,
       expires_at: member.expiresAt?.slice(0, 10) ?? null,
-    }));
-    answers.listed(`${projectPath(part.repo)}/members`, listed, undefined, { partial: true });
-    return answers;
-  },
-};
+    })),
+  reads: comparable,
+  partial: true,
+});
