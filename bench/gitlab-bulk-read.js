@@ -115,7 +115,8 @@ try {
   writeFileSync(join(dir.path, "forgeplan.yaml"), config);
   const rest = await planWith("rest");
   // Each path starts in a minute of its own, as two scheduled runs would: GitLab.com counts a
-  // user's requests per minute, and a new process cannot know what the last one spent.
+  // user's requests per minute, and a new process learns what the last one spent only from the
+  // RateLimit-* headers of its first answers, after its first requests have gone out.
   await new Promise((resolve) => setTimeout(resolve, 61_000));
   const graphql = await planWith("graphql");
   const same =

@@ -180,6 +180,15 @@ describe("GitLab's rate-limit headers and GitLab.com's per-endpoint limits", () 
     for (let i = 0; i < 500; i++) {
       const answer = await call(sb, "POST", "/api/graphql", { body: { query: "{ __typename }" } });
       if (answer.status !== 200) throw new Error(`query ${i + 1}: ${answer.status}`);
+      // Every answer reports the user's minute, as GitLab.com's do.
+      if (i === 499) {
+        expect(answer.headers.get("ratelimit-name")).toBe("throttle_authenticated_api");
+        expect(answer.headers.get("ratelimit-limit")).toBe("2000");
+        expect(answer.headers.get("ratelimit-observed")).toBe("2000");
+        expect(answer.headers.get("ratelimit-remaining")).toBe("0");
+        expect(answer.headers.get("ratelimit-reset")).toBe(String(now / 1000 + 60));
+        expect(answer.headers.get("x-ratelimit-remaining")).toBe("0");
+      }
     }
     now += 30_000;
     // Rack::Attack's body is plain text, not JSON: read as it is.

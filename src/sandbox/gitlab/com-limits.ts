@@ -95,35 +95,59 @@ export class ComLimits {
   }
 
   /**
-   * The user's requests of this minute; over 2,000, Rack::Attack's answer (GitLab's docs, "Rate
-   * limiting responses"): 429 "Retry later", with `Retry-After` and the `RateLimit-*` headers.
+   * The `RateLimit-*` headers of the user's minute of API traffic, which GitLab.com reports on its
+   * answers ("GitLab.com rate limits": "All responses, throttled or not, include RateLimit-Limit,
+   * RateLimit-Remaining, and related headers"; their meaning: "User and IP rate limits",
+   * "Response headers"), in place of the sandbox's own window; GitHub's names say the same.
    */
-  #apiTraffic(rateKey: string): Reply | undefined {
-    const { limit, windowSeconds } = GITLAB_COM_API_LIMIT;
+  rateHeaders(rateKey: string): Record<string, string> {
+    const { limit } = GITLAB_COM_API_LIMIT;
+    const window = this.#apiWindow(rateKey);
+    const reset = this.#resetOf(window);
+    const used = Math.min(window.used, limit);
+    return {
+      "RateLimit-Name": "throttle_authenticated_api",
+      "RateLimit-Limit": String(limit),
+      "RateLimit-Observed": String(window.used),
+      "RateLimit-Remaining": String(limit - used),
+      "RateLimit-Reset": String(reset),
+      "RateLimit-ResetTime": new Date(reset * 1000).toUTCString(),
+      "X-RateLimit-Limit": String(limit),
+      "X-RateLimit-Remaining": String(limit - used),
+      "X-RateLimit-Reset": String(reset),
+      "X-RateLimit-Used": String(used),
+    };
+  }
+
+  #apiWindow(rateKey: string): { start: number; used: number } {
     const key = `${rateKey}\u0000api`;
     const now = this.now();
     let window = this.#windows.get(key);
-    if (window === undefined || now - window.start >= windowSeconds * 1000) {
+    if (window === undefined || now - window.start >= GITLAB_COM_API_LIMIT.windowSeconds * 1000) {
       window = { start: now, used: 0 };
       this.#windows.set(key, window);
     }
-    if (window.used < limit) {
-      window.used++;
-      return undefined;
-    }
-    const reset = Math.ceil((window.start + windowSeconds * 1000) / 1000);
-    const retryAfter = Math.max(1, reset - Math.floor(now / 1000));
+    return window;
+  }
+
+  #resetOf(window: { start: number }): number {
+    return Math.ceil((window.start + GITLAB_COM_API_LIMIT.windowSeconds * 1000) / 1000);
+  }
+
+  /**
+   * Counts the user's request in this minute; over 2,000, Rack::Attack's answer (GitLab's docs,
+   * "Rate limiting responses"): 429 "Retry later", with `Retry-After` and the `RateLimit-*`
+   * headers.
+   */
+  #apiTraffic(rateKey: string): Reply | undefined {
+    const window = this.#apiWindow(rateKey);
+    window.used++;
+    if (window.used <= GITLAB_COM_API_LIMIT.limit) return undefined;
+    const retryAfter = Math.max(1, this.#resetOf(window) - Math.floor(this.now() / 1000));
     return {
       status: 429,
       body: "Retry later\n",
-      headers: {
-        "Retry-After": String(retryAfter),
-        "RateLimit-Name": "throttle_authenticated_api",
-        "RateLimit-Limit": String(limit),
-        "RateLimit-Observed": String(window.used + 1),
-        "RateLimit-Remaining": "0",
-        "RateLimit-Reset": String(reset),
-      },
+      headers: { "Retry-After": String(retryAfter), ...this.rateHeaders(rateKey) },
     };
   }
 }

@@ -75,21 +75,20 @@ export function gitlabFamily(
     admit: ({ method, match, principal, url, body }) => {
       // GitLab.com's limits are Rack::Attack's, before the API; Grape checks the parameters next,
       // before the endpoint runs (and so before it looks the project or group up).
+      const user = principal.kind === "user" ? `user:${principal.caller.id}` : undefined;
       if (limits !== undefined) {
-        const refusal = limits.check(
-          `${method} ${match.route.pattern}`,
-          match.params,
-          principal.kind === "user" ? `user:${principal.caller.id}` : undefined,
-        );
+        const refusal = limits.check(`${method} ${match.route.pattern}`, match.params, user);
         if (refusal !== undefined) return { refusal, rateLimited: true };
       }
+      // GitLab.com reports the user's minute of API traffic on every answer.
+      const headers = limits !== undefined && user !== undefined ? limits.rateHeaders(user) : {};
       const operation = match.route.operation;
-      if (operation === undefined) return {};
+      if (operation === undefined) return { headers };
       let parsed: unknown;
       try {
         parsed = body();
       } catch {
-        return {}; // the route answers a body that is not JSON as it does today
+        return { headers }; // the route answers a body that is not JSON as it does today
       }
       const problems = parameterViolations(operation, {
         path: pathParameters(operation, url.pathname),
@@ -97,8 +96,8 @@ export function gitlabFamily(
         body: parsed,
       });
       return problems.length === 0
-        ? {}
-        : { refusal: parameterRefusal(problems), invalidRequest: true };
+        ? { headers }
+        : { refusal: parameterRefusal(problems), invalidRequest: true, headers };
     },
   };
 }
