@@ -206,16 +206,20 @@ export function projectConnection(
   });
 }
 
-/** The first page a GitLab listing asks: few projects have more, and GitLab scores a connection by its page. */
+/**
+ * The first page a GitLab listing asks: few projects have more, and GitLab scores a connection by
+ * its page size.
+ */
 const GITLAB_FIRST_PAGE = 20;
 
 /**
  * A GitLab project's connection read whole as one REST listing: `connection` (the field and its
  * constant arguments, `labels(includeAncestorGroups: true)`) is selected with its first page when
  * `reads` says the value is read so; its nodes, each checked against `node`, become the listing
- * of `path` and `query` (`listed` makes REST's items of them, in REST's order). A node with an error or of
- * another shape, or a page that cannot be read, leaves the listing to REST. `partial`: the items
- * show what a plan without changes compares, not every field REST's would (see above).
+ * of `path` and `query` (`listed` makes REST's items of them, in REST's order). A node with an
+ * error or of another shape, or a page that cannot be read, leaves the listing to REST.
+ * `partial`: the items show what a plan without changes compares, not every field REST's would
+ * (see above).
  */
 export function projectListing<N, V>(spec: {
   connection: string;

@@ -83,7 +83,7 @@ export class BulkReader extends ResourceReader {
     item: Shape<T>,
     pages: PageShape = {},
   ): Promise<ReadResult<T[]>> {
-    // A read outside a kind's plan (onePlan) could not be planned again: it never takes a partial answer.
+    // A read outside a kind's plan (onePlan) cannot be planned again: no partial answer for it.
     return this.answerList(path, query, item, pages, EXACT);
   }
 

@@ -1,9 +1,16 @@
 import type { ChangeError } from "../../core/plan.js";
-import { changeError, type ReadResult, type Shape } from "../context.js";
+import { changeError, type ReadResult, type ResourceReader, type Shape } from "../context.js";
 import { groupPath } from "../gitlab-paths.js";
 import { groupShape, memberShape, protectedBranchShape } from "./canonical.js";
-import type { Context } from "./plan.js";
 import type { ApprovalRule } from "./settings.js";
+
+/** Where a project's approvals are planned: its reader, its API path and its name. */
+export interface Context {
+  reader: ResourceReader;
+  /** `/api/v4/projects/acme%2Fapi`. */
+  path: string;
+  scope: string;
+}
 
 /** What a rule's POST or PUT sends, GitLab's ids in place of the names written. */
 export interface RuleBody {

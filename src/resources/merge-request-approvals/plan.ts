@@ -12,7 +12,7 @@ import {
   type LiveRule,
   liveRuleShape,
 } from "./canonical.js";
-import { Approvers } from "./approvers.js";
+import { Approvers, type Context } from "./approvers.js";
 import {
   type ApprovalRule,
   type ApprovalSettings,
@@ -36,13 +36,6 @@ import {
  */
 
 export const KIND = "merge_request_approvals";
-
-export interface Context {
-  reader: ResourceReader;
-  /** `/api/v4/projects/acme%2Fapi`. */
-  path: string;
-  scope: string;
-}
 
 async function planSettings(ctx: Context, settings: ApprovalSettings): Promise<Change> {
   const change = newChange(ctx.reader.target, ctx.scope, KIND, "settings");
