@@ -12,8 +12,8 @@ import type { ProjectLabels } from "./settings.js";
  * (`gid://gitlab/ProjectLabel/<id>` or `gid://gitlab/GroupLabel/<id>`, the two forms GitLab
  * answers, as the Terraform GitLab provider documents for label ids); any other id leaves the
  * listing to REST. GitLab's `Label` has no `priority` (a project's, `label_priorities`), which an
- * edit must not touch: the answer stands for REST's only while nothing changes, and a label
- * planned otherwise is planned again from REST's listing.
+ * edit must not touch: the answer stands for REST's only while nothing changes, and a project
+ * whose labels change has them planned again from REST's listing.
  *
  * Read so only when the value is additive and writes no priority: an authoritative listing deletes
  * what it lacks, so it is read where GitLab documents it whole (REST), and a priority written is

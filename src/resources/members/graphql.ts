@@ -8,8 +8,8 @@ import type { Members } from "./settings.js";
  * `projectMembers(relations: [DIRECT])` (doc/api/graphql/reference/_index.md at 0016ea05,
  * "Project.projectMembers", "ProjectMember") shows each member's user, level and expiry, but no
  * custom role, which REST's `member_role` shows and a change of level must name (./plan.ts). So
- * the answer stands for `GET /projects/:id/members` only while nothing changes: a member planned
- * otherwise is planned again from REST's listing.
+ * the answer stands for `GET /projects/:id/members` only while nothing changes: a project whose
+ * members change has them planned again from REST's listing.
  *
  * Read so only when the value is additive and names no custom role: an authoritative listing
  * deletes what it lacks, so it is read where GitLab documents it whole (REST), and a role written
