@@ -18,9 +18,8 @@ import { currentUser, type GitlabUser } from "../report/gitlab/api.js";
 import { gitlabHost } from "../report/gitlab/host.js";
 import { parseFlags } from "./args.js";
 import { type CiStep, type GitlabCiJob, readGitlabCiJob, stepOf } from "./gitlab-ci-env.js";
-import { type Command, CliError, type CommandIO } from "./io.js";
+import { type Command, CliError, type CommandIO, type RunCli } from "./io.js";
 import { configDirectory, hasRevision } from "./revision.js";
-import { runCli } from "./run.js";
 
 /**
  * `forgeplan ci`: the CI steps in a GitLab CI job, from GitLab's predefined variables. A
@@ -96,56 +95,62 @@ function labelsOf(text: string | undefined): string[] {
   return labels;
 }
 
-export const ci: Command = async (argv, io) => {
-  const { values } = parseFlags("ci", argv, flags);
-  if (values.help) {
-    io.stdout.write(help);
-    return 0;
-  }
-  const chosen = values.step ?? "auto";
-  if (!(STEPS as readonly string[]).includes(chosen)) {
-    throw new CliError(`ci: --step must be one of ${STEPS.join(", ")}, got '${chosen}'`);
-  }
-  const pipeline = readGitlabCiJob(io.env);
-  const step: CiStep = chosen === "auto" ? stepOf(pipeline) : (chosen as CiStep);
-  const variable = values["token-variable"] ?? TOKEN_VARIABLE;
-  const token = io.env[variable]?.trim();
-  if (token === undefined || token === "") {
-    throw new CliError(
-      `ci: no token: set the CI/CD variable ${variable} (masked) to a project or group access token with the api scope`,
-    );
-  }
-  // Before anything is written: no line of the job's log may show it.
-  io.redactor.add(token, variable);
-  const client = new ForgeClient({
-    baseUrl: pipeline.serverUrl,
-    kind: "planning",
-    token: new Secret(token, variable),
-    // A note or an issue a run, as the Action's own client writes its comments.
-    writeIntervalMs: 0,
-    signal: io.signal,
-  });
-  let author: GitlabUser;
-  try {
-    author = await currentUser(client);
-  } catch (error) {
-    if (error instanceof ForgeError) {
-      throw new CliError(`ci: the token in ${variable} cannot be used: ${error.message}`);
+/**
+ * `forgeplan ci`, running its steps' plan and apply through `runCli` (handed in by ./run.ts, which
+ * loads this command: so the two modules do not import each other).
+ */
+export const ciCommand =
+  (runCli: RunCli): Command =>
+  async (argv, io) => {
+    const { values } = parseFlags("ci", argv, flags);
+    if (values.help) {
+      io.stdout.write(help);
+      return 0;
     }
-    throw error;
-  }
-  const host = gitlabHost(client, {
-    project: pipeline.project,
-    author,
-    issueLabels: labelsOf(values["issue-labels"]),
-  });
-  const cliEnv = { ...io.env, GITLAB_TOKEN: io.env.GITLAB_TOKEN ?? token };
-  const job = gitlabJob(io, pipeline, values, (args) =>
-    runCli(args, { ...io, env: cliEnv, stdinIsTTY: false }),
-  );
-  job.say(`ci: ${step} (pipeline source ${pipeline.source}) as ${author.username}`);
-  return await runStep(step, { io, job, host, pipeline, values });
-};
+    const chosen = values.step ?? "auto";
+    if (!(STEPS as readonly string[]).includes(chosen)) {
+      throw new CliError(`ci: --step must be one of ${STEPS.join(", ")}, got '${chosen}'`);
+    }
+    const pipeline = readGitlabCiJob(io.env);
+    const step: CiStep = chosen === "auto" ? stepOf(pipeline) : (chosen as CiStep);
+    const variable = values["token-variable"] ?? TOKEN_VARIABLE;
+    const token = io.env[variable]?.trim();
+    if (token === undefined || token === "") {
+      throw new CliError(
+        `ci: no token: set the CI/CD variable ${variable} (masked) to a project or group access token with the api scope`,
+      );
+    }
+    // Before anything is written: no line of the job's log may show it.
+    io.redactor.add(token, variable);
+    const client = new ForgeClient({
+      baseUrl: pipeline.serverUrl,
+      kind: "planning",
+      token: new Secret(token, variable),
+      // A note or an issue a run, as the Action's own client writes its comments.
+      writeIntervalMs: 0,
+      signal: io.signal,
+    });
+    let author: GitlabUser;
+    try {
+      author = await currentUser(client);
+    } catch (error) {
+      if (error instanceof ForgeError) {
+        throw new CliError(`ci: the token in ${variable} cannot be used: ${error.message}`);
+      }
+      throw error;
+    }
+    const host = gitlabHost(client, {
+      project: pipeline.project,
+      author,
+      issueLabels: labelsOf(values["issue-labels"]),
+    });
+    const cliEnv = { ...io.env, GITLAB_TOKEN: io.env.GITLAB_TOKEN ?? token };
+    const job = gitlabJob(io, pipeline, values, (args) =>
+      runCli(args, { ...io, env: cliEnv, stdinIsTTY: false }),
+    );
+    job.say(`ci: ${step} (pipeline source ${pipeline.source}) as ${author.username}`);
+    return await runStep(step, { io, job, host, pipeline, values });
+  };
 
 type Values = ReturnType<typeof parseFlags<typeof flags>>["values"];
 

@@ -35,6 +35,9 @@ export interface CommandIO extends CliIO {
 /** A subcommand: receives the arguments after its name and returns the process exit code. */
 export type Command = (argv: string[], io: CommandIO) => Promise<number>;
 
+/** forgeplan's command line run in-process (./run.ts's `runCli`), for a command that runs others. */
+export type RunCli = (argv: string[], io: CliIO) => Promise<number>;
+
 /**
  * An expected failure with a one-line cause for the user (bad flag, bad file, failed request).
  * The dispatcher prints `forgeplan: <message>` on stderr and exits 1, never a stack trace.

@@ -16,7 +16,7 @@ const commands: Record<string, () => Promise<Command>> = {
   plan: async () => (await import("./plan.js")).plan,
   apply: async () => (await import("./apply.js")).apply,
   drift: async () => (await import("./drift.js")).drift,
-  ci: async () => (await import("./ci.js")).ci,
+  ci: async () => (await import("./ci.js")).ciCommand(runCli),
   export: async () => (await import("./export.js")).exportCommand,
   migrate: async () => (await import("./migrate.js")).migrate,
   schema: async () => (await import("./schema.js")).schema,
