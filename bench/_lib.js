@@ -154,6 +154,38 @@ export function expectExit(what, result, codes) {
   }
 }
 
+/**
+ * `forgeplan plan --reads READS --format json` of `config` against a sandbox, exiting 0: the plan
+ * and the run (wall time, CPU, peak memory). `flags` and `env` are added to the command's.
+ */
+export async function planReading(reads, { sandbox, config, planFile, flags = [], env }) {
+  const run = await runForgeplan(
+    [
+      "plan",
+      "-c",
+      config,
+      "--sandbox-url",
+      sandbox.url,
+      "--reads",
+      reads,
+      "--format",
+      "json",
+      ...flags,
+    ],
+    { stdoutFile: planFile, ...(env !== undefined ? { env } : {}) },
+  );
+  expectExit(`forgeplan plan --reads ${reads}`, run, [0]);
+  return { run, plan: JSON.parse(readFileSync(planFile, "utf8")) };
+}
+
+/** Whether two JSON plans are the same, change for change. */
+export function samePlans(a, b) {
+  return (
+    JSON.stringify(a.changes) === JSON.stringify(b.changes) &&
+    JSON.stringify(a.summary) === JSON.stringify(b.summary)
+  );
+}
+
 /** Changes of a JSON plan that manage something (audit reports excluded), by action. */
 export function planResources(planFile) {
   const plan = JSON.parse(readFileSync(planFile, "utf8"));

@@ -8,14 +8,14 @@
 // its wall time, the least time GitHub's published limits allow for those reads with a personal
 // token, and whether both plans are the same, change for change. `--quick`: 1,000 repositories;
 // otherwise 10,000.
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  expectExit,
+  planReading,
   quick,
   report,
   ROOT,
-  runForgeplan,
+  samePlans,
   startSandboxProcess,
   tempDir,
 } from "./_lib.js";
@@ -89,24 +89,13 @@ async function rateUsed() {
 async function planWith(reads) {
   const planFile = join(dir.path, `${reads}.json`);
   const before = { stats: await sandbox.stats(), used: await rateUsed() };
-  const run = await runForgeplan(
-    [
-      "plan",
-      "-c",
-      join(dir.path, "forgeplan.yaml"),
-      "--sandbox-url",
-      sandbox.url,
-      "--reads",
-      reads,
-      "--format",
-      "json",
-      ...sandbox.clientFlags,
-    ],
-    { stdoutFile: planFile },
-  );
-  expectExit(`forgeplan plan --reads ${reads}`, run, [0]);
+  const { run, plan } = await planReading(reads, {
+    sandbox,
+    config: join(dir.path, "forgeplan.yaml"),
+    planFile,
+    flags: sandbox.clientFlags,
+  });
   const after = { stats: await sandbox.stats(), used: await rateUsed() };
-  const plan = JSON.parse(readFileSync(planFile, "utf8"));
   const restRequests = after.used.core - before.used.core;
   const graphqlQueries = after.stats.graphql_queries - before.stats.graphql_queries;
   const graphqlPoints = after.used.graphql - before.used.graphql;
@@ -142,9 +131,7 @@ try {
   writeFileSync(join(dir.path, "forgeplan.yaml"), config);
   const rest = await planWith("rest");
   const graphql = await planWith("graphql");
-  const same =
-    JSON.stringify(rest.plan.changes) === JSON.stringify(graphql.plan.changes) &&
-    JSON.stringify(rest.plan.summary) === JSON.stringify(graphql.plan.summary);
+  const same = samePlans(rest.plan, graphql.plan);
   for (const { line } of [rest, graphql]) report({ ...line, plans_identical: same });
 } finally {
   await sandbox.stop();

@@ -8,14 +8,14 @@
 // limits allow for those reads (`minutes_at_gitlab_limits`, the plan's own figure), the 429s the
 // sandbox answered, and whether both plans are the same, change for change. `--quick`: 1,000
 // projects; otherwise 10,000.
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  expectExit,
+  planReading,
   quick,
   report,
   ROOT,
-  runForgeplan,
+  samePlans,
   startSandboxProcess,
   tempDir,
 } from "./_lib.js";
@@ -73,23 +73,13 @@ const sandbox = await startSandboxProcess([
 async function planWith(reads) {
   const planFile = join(dir.path, `${reads}.json`);
   const before = await sandbox.stats();
-  const run = await runForgeplan(
-    [
-      "plan",
-      "-c",
-      join(dir.path, "forgeplan.yaml"),
-      "--sandbox-url",
-      sandbox.url,
-      "--reads",
-      reads,
-      "--format",
-      "json",
-    ],
-    { stdoutFile: planFile, env: { ...process.env, DEPLOY_ENV: "production" } },
-  );
-  expectExit(`forgeplan plan --reads ${reads}`, run, [0]);
+  const { run, plan } = await planReading(reads, {
+    sandbox,
+    config: join(dir.path, "forgeplan.yaml"),
+    planFile,
+    env: { ...process.env, DEPLOY_ENV: "production" },
+  });
   const after = await sandbox.stats();
-  const plan = JSON.parse(readFileSync(planFile, "utf8"));
   const gitlab = plan.budget.gitlab;
   return {
     plan,
@@ -119,9 +109,7 @@ try {
   // RateLimit-* headers of its first answers, after its first requests have gone out.
   await new Promise((resolve) => setTimeout(resolve, 61_000));
   const graphql = await planWith("graphql");
-  const same =
-    JSON.stringify(rest.plan.changes) === JSON.stringify(graphql.plan.changes) &&
-    JSON.stringify(rest.plan.summary) === JSON.stringify(graphql.plan.summary);
+  const same = samePlans(rest.plan, graphql.plan);
   for (const { line } of [rest, graphql]) report({ ...line, plans_identical: same });
 } finally {
   await sandbox.stop();

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { RecordedRequest } from "../../src/sandbox/index.js";
 import { FIXTURES } from "../kinds/fixtures/index.js";
 import { configOf, type KindWorld } from "../kinds/harness.js";
 
@@ -9,16 +10,10 @@ import { configOf, type KindWorld } from "../kinds/harness.js";
  */
 export async function bothPaths(world: KindWorld, kind: string, key: string, value: unknown) {
   const state = world.load(configOf(FIXTURES[kind]!, "repository", key, value));
-  const from = world.requests.length;
-  const rest = await world.plan(state, undefined, "rest");
-  const middle = world.requests.length;
-  const graphql = await world.plan(state, undefined, "graphql");
+  const { rest, graphql, restRun, graphqlRun } = await world.planBothWays(state);
   expect(graphql.changes).toEqual(rest.changes);
-  const gets = (start: number, end?: number) =>
-    world.requests
-      .slice(start, end)
-      .filter((request) => request.method === "GET")
-      .map((request) => request.path.split("?")[0]);
-  const queries = world.requests.slice(middle).filter((request) => request.path === "/graphql");
-  return { rest: gets(from, middle), graphql: gets(middle), queries: queries.length };
+  const gets = (run: readonly RecordedRequest[]) =>
+    run.filter((request) => request.method === "GET").map((request) => request.path.split("?")[0]);
+  const queries = graphqlRun.filter((request) => request.path === "/graphql");
+  return { rest: gets(restRun), graphql: gets(graphqlRun), queries: queries.length };
 }

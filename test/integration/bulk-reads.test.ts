@@ -83,15 +83,10 @@ describe.each(COVERED.map((kind) => [kind.name, kind.repository.setting.key] as 
               await world.apply(await world.plan(start), start);
               if (change) await change.send(world.live());
               const state = world.load(config(fixture, key, desired, true));
-              const restFrom = world.requests.length;
-              const rest = await world.plan(state, undefined, "rest");
-              const graphqlFrom = world.requests.length;
-              const graphql = await world.plan(state, undefined, "graphql");
+              const { rest, graphql, restRun, graphqlRun } = await world.planBothWays(state);
               expect(graphql.changes).toEqual(rest.changes);
               expect(graphql.summary).toEqual(rest.summary);
 
-              const restRun = world.requests.slice(restFrom, graphqlFrom);
-              const graphqlRun = world.requests.slice(graphqlFrom);
               const queries = sentQueries(graphqlRun);
               const names = [where.at, ABSENT];
               for (const query of queries) {

@@ -99,14 +99,9 @@ describe.each(COVERED.map((kind) => [kind.name, kind.part.setting.key] as const)
             await world.apply(await world.plan(start), start);
             if (change) await change.send(world.live());
             const state = world.load(config(fixture, key, desired));
-            const restFrom = world.requests.length;
-            const rest = await world.plan(state, undefined, "rest");
-            const graphqlFrom = world.requests.length;
-            const graphql = await world.plan(state, undefined, "graphql");
+            const { rest, graphql, restRun, graphqlRun } = await world.planBothWays(state);
             expect(graphql.changes).toEqual(rest.changes);
             expect(graphql.summary).toEqual(rest.summary);
-            const restRun = world.requests.slice(restFrom, graphqlFrom);
-            const graphqlRun = world.requests.slice(graphqlFrom);
             if (checkQueries(graphqlRun, [where.at]) > 0) bulkRuns++;
             // A kind read by a partial answer (members, labels) that plans a change plans it again
             // from REST's reads: at most those reads twice; with no change, never more than REST.
@@ -142,15 +137,10 @@ describe("a partial answer (members: no custom role over GraphQL)", () => {
       );
       await world.apply(await world.plan(start), start);
       const compare = async (yaml: string) => {
-        const state = world.load(yaml);
-        const from = world.requests.length;
-        const rest = await world.plan(state, undefined, "rest");
-        const middle = world.requests.length;
-        const graphql = await world.plan(state, undefined, "graphql");
+        const { rest, graphql, restRun, graphqlRun } = await world.planBothWays(world.load(yaml));
         expect(graphql.changes).toEqual(rest.changes);
-        const graphqlRun = world.requests.slice(middle);
         expect(sentGitlabQueries(graphqlRun).length).toBe(1);
-        expect(readsOf(world.requests.slice(from, middle), members)).toBe(1);
+        expect(readsOf(restRun, members)).toBe(1);
         return { changes: rest.changes, memberReads: readsOf(graphqlRun, members) };
       };
       // Unchanged (the role is not written, so not compared): GraphQL's answer is kept.
@@ -182,11 +172,8 @@ describe("a partial answer (labels: no priority over GraphQL)", () => {
       await world.apply(await world.plan(start), start);
       const compare = async (items: Record<string, unknown>) => {
         const state = world.load(config(fixture, "labels", { items }));
-        const rest = await world.plan(state, undefined, "rest");
-        const middle = world.requests.length;
-        const graphql = await world.plan(state, undefined, "graphql");
+        const { rest, graphql, graphqlRun } = await world.planBothWays(state);
         expect(graphql.changes).toEqual(rest.changes);
-        const graphqlRun = world.requests.slice(middle);
         expect(sentGitlabQueries(graphqlRun).length).toBe(1);
         return { changes: rest.changes, labelReads: readsOf(graphqlRun, labels) };
       };

@@ -153,6 +153,23 @@ export class KindWorld {
     return buildPlan({ state, readers: this.readers(url), now: NOW, ...(reads ? { reads } : {}) });
   }
 
+  /**
+   * The state planned over REST, then over GraphQL, with the requests each plan sent: what the
+   * bulk-read tests compare.
+   */
+  async planBothWays(state: DesiredState) {
+    const restFrom = this.requests.length;
+    const rest = await this.plan(state, undefined, "rest");
+    const graphqlFrom = this.requests.length;
+    const graphql = await this.plan(state, undefined, "graphql");
+    return {
+      rest,
+      graphql,
+      restRun: this.requests.slice(restFrom, graphqlFrom),
+      graphqlRun: this.requests.slice(graphqlFrom),
+    };
+  }
+
   async apply(plan: Plan, state: DesiredState, url?: string): Promise<ChangeOutcome[]> {
     const readers = this.readers(url);
     const clients = new Map([...readers].map(([name, reader]) => [name, reader.client]));
