@@ -38,13 +38,18 @@ export function nextLink(header: string | undefined, current: URL): URL | undefi
   return linkTarget(header, "next", current);
 }
 
+/** The `rel="last"` target of a Link header, resolved against the URL of the page that carried it. */
+export function lastLink(header: string | undefined, current: URL): URL | undefined {
+  return linkTarget(header, "last", current);
+}
+
 /**
- * The page number of a Link header's `rel="last"` target (its `page` parameter), as GitHub and
- * GitLab send with page-numbered lists; undefined for cursor-paged lists, which name no last page.
+ * The page number a page-numbered list's link names (its `page` parameter), as GitHub and GitLab
+ * send with rel="last"; undefined for cursor-paged lists, whose links carry no page number.
  */
-export function lastPage(header: string | undefined, current: URL): number | undefined {
-  const page = linkTarget(header, "last", current)?.searchParams.get("page");
-  return page !== null && page !== undefined && /^\d+$/.test(page) ? Number(page) : undefined;
+export function pageNumber(url: URL): number | undefined {
+  const page = url.searchParams.get("page");
+  return page !== null && /^\d+$/.test(page) ? Number(page) : undefined;
 }
 
 function linkTarget(header: string | undefined, relation: string, current: URL): URL | undefined {

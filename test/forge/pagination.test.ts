@@ -4,6 +4,7 @@ import { ForgeClient, ForgeError } from "../../src/forge/client.js";
 import { FakeClock } from "./fake-clock.js";
 import { FakeService } from "./fake-service.js";
 import { pagedList } from "./list-service.js";
+import { answer, clientOf, hostile, json } from "../hostile/server.js";
 
 const items = Array.from({ length: 250 }, (_, i) => ({ id: i + 1 }));
 let service: FakeService | undefined;
@@ -27,7 +28,9 @@ describe("paginate", () => {
       state: "open",
     });
     expect(all).toEqual(items);
-    expect(service.received.map((r) => r.path)).toEqual([
+    const paths = service.received.map((r) => r.path);
+    // Pages 2 and 3 are asked for at once, so either may reach the service first.
+    expect([paths[0], ...paths.slice(1).sort()]).toEqual([
       "/repos/acme/api/invitations?state=open&per_page=100",
       "/repos/acme/api/invitations?state=open&per_page=100&page=2",
       "/repos/acme/api/invitations?state=open&per_page=100&page=3",
@@ -81,5 +84,58 @@ describe("paginate", () => {
     await expect(client.paginate("/gists")).rejects.toThrow(
       "GET /gists?per_page=100 → 200 expected a list in the response",
     );
+  });
+
+  it("reads the pages between the first and the named last at once, keeping their order", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const server = await hostile((req, res) => {
+      const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+      const page = Number(url.searchParams.get("page") ?? 1);
+      const at = (n: number) => {
+        url.searchParams.set("page", String(n));
+        return `<${url.href}>`;
+      };
+      const link = page < 5 ? `${at(page + 1)}; rel="next", ${at(5)}; rel="last"` : "";
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      // Page 2 answers last: the items must still come in the pages' order.
+      setTimeout(
+        () => {
+          inFlight -= 1;
+          answer(res, 200, { ...json, ...(link ? { link } : {}) }, [{ id: page }]);
+        },
+        page === 2 ? 60 : 10,
+      );
+    });
+    const { client } = clientOf(server.url);
+    const all = await client.paginate<{ id: number }>("/orgs/acme/repos", { per_page: 1 });
+    expect(all.map((item) => item.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(server.seen).toHaveLength(5);
+    expect(most).toBe(4);
+  });
+
+  it("reads a listing whose next link is not its numbered page 2 one page at a time", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const server = await hostile((req, res) => {
+      const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+      const after = Number(url.searchParams.get("after") ?? 0);
+      const next = new URL(url.href);
+      next.searchParams.set("after", String(after + 1));
+      const last = new URL(url.href);
+      last.searchParams.set("page", "3");
+      const link = after < 2 ? `<${next.href}>; rel="next", <${last.href}>; rel="last"` : "";
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        answer(res, 200, { ...json, ...(link ? { link } : {}) }, [{ id: after }]);
+      }, 5);
+    });
+    const { client } = clientOf(server.url);
+    const all = await client.paginate<{ id: number }>("/orgs/acme/repos", { per_page: 1 });
+    expect(all.map((item) => item.id)).toEqual([0, 1, 2]);
+    expect(most).toBe(1);
   });
 });

@@ -5,7 +5,7 @@ import { categoryOf } from "../../src/forge/limits.js";
 import { permissionsNote, serviceMessage } from "../../src/forge/errors.js";
 import { reportedWindow, retryAfterMs, throttleOf } from "../../src/forge/rate-headers.js";
 import { backoffDelay, mayRetry, transportFailure } from "../../src/forge/retry-policy.js";
-import { displayPath, lastPage, nextLink } from "../../src/forge/urls.js";
+import { displayPath, lastLink, nextLink, pageNumber } from "../../src/forge/urls.js";
 
 describe("permissionsNote", () => {
   it("says what GitHub's X-Accepted-GitHub-Permissions asks for: sets as alternatives", () => {
@@ -77,10 +77,14 @@ describe("urls", () => {
   it("reads the page number of rel=last, and none for cursor-paged lists", () => {
     const header =
       '<https://ghe.example/api/v3/gists?page=3>; rel="next", <https://ghe.example/api/v3/gists?page=9>; rel="last"';
-    expect(lastPage(header, base)).toBe(9);
-    expect(lastPage('<https://x/gists?after=abc>; rel="next"', base)).toBeUndefined();
-    expect(lastPage('<https://x/gists?cursor=z>; rel="last"', base)).toBeUndefined();
-    expect(lastPage(undefined, base)).toBeUndefined();
+    const lastOf = (links: string | undefined) => {
+      const last = lastLink(links, base);
+      return last === undefined ? undefined : pageNumber(last);
+    };
+    expect(lastOf(header)).toBe(9);
+    expect(lastOf('<https://x/gists?after=abc>; rel="next"')).toBeUndefined();
+    expect(lastOf('<https://x/gists?cursor=z>; rel="last"')).toBeUndefined();
+    expect(lastOf(undefined)).toBeUndefined();
   });
   it("shows paths relative to the base with credential-like values redacted", () => {
     const url = new URL("https://ghe.example/api/v3/gists?since=2024&private_token=abc&page=2");
