@@ -18,7 +18,7 @@ import { setInterval, clearInterval } from "node:timers";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
-export const CLI = join(ROOT, "dist", "cli", "main.js");
+export const CLI = join(ROOT, "dist", "bin", "forgeplan.js");
 const TIME = "/usr/bin/time";
 const ADMIN = { Authorization: "Bearer sandbox-admin" };
 /** Clock ticks per second of /proc/PID/stat (USER_HZ); 100 on every Linux we run on. */

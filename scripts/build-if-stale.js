@@ -1,17 +1,18 @@
-// Builds dist/ with tsc unless it is newer than everything it is built from. `npm ci` builds once
-// (the `prepare` script); `npx forgeplan` runs `prepare` again for this checkout, and `npm run demo`
-// and `npm run bench` need the build too: none of them should compile for a minute when nothing
-// changed. A build that is needed says so on stderr first, since it takes a while.
+// Builds dist/ (tsc, then the command's bundle) unless it is newer than everything it is built
+// from. `npm ci` builds once (the `prepare` script); `npx forgeplan` runs `prepare` again for this
+// checkout, and `npm run demo` and `npm run bench` need the build too: none of them should compile
+// for a minute when nothing changed. A build that is needed says so on stderr first, since it takes a while.
 import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const output = join(root, "dist", "cli", "main.js");
+// The command's bundle (scripts/build-cli.js), which esbuild rewrites whole on every build.
+const output = join(root, "dist", "bin", "forgeplan.js");
 // When the last build ran: its build info (tsconfig.build.json's tsBuildInfoFile), which every
 // build rewrites. An incremental build leaves an output whose text did not change untouched, so
-// dist/cli/main.js may be older than a source the build did compile.
+// dist/cli/main.js may be older than a source the build did compile. Built when both are.
 const buildInfo = join(root, "dist", ".tsbuildinfo");
 
 function newest(path) {
@@ -22,8 +23,7 @@ function newest(path) {
 
 function builtAt() {
   try {
-    statSync(output);
-    return statSync(buildInfo).mtimeMs;
+    return Math.min(statSync(output).mtimeMs, statSync(buildInfo).mtimeMs);
   } catch {
     return undefined;
   }
@@ -44,4 +44,8 @@ if (built === undefined || changed > built) {
       stdio: "inherit",
     },
   );
+  execFileSync(process.execPath, [join(root, "scripts/build-cli.js")], {
+    cwd: root,
+    stdio: "inherit",
+  });
 }

@@ -3,7 +3,8 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /**
- * Builds dist/ so subprocess tests run the current code. Type errors are reported by `tsc --noEmit`
+ * Builds dist/ and the command's bundle (dist/bin/, scripts/build-cli.js) so subprocess tests run
+ * the current code as users run it. Type errors are reported by `tsc --noEmit`
  * in `npm test`; here tsc still emits on them, so only a missing entry point stops the run. Build
  * mode (`-b`) finds dist/ current from its build info (dist/.tsbuildinfo, written by `npm ci`'s
  * build too) without compiling anything, and otherwise builds what changed.
@@ -22,4 +23,5 @@ export default function setup(): void {
   } catch (error) {
     if (!existsSync(`${root}dist/cli/main.js`)) throw error;
   }
+  execFileSync(process.execPath, ["scripts/build-cli.js"], { cwd: root, stdio: "pipe" });
 }

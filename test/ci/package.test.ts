@@ -29,6 +29,7 @@ describe("the published package", () => {
         "dist/index.js",
         "dist/index.d.ts",
         "dist/cli/main.js",
+        "dist/bin/forgeplan.js",
         "schema/forgeplan.schema.json",
       ]),
     );

@@ -7,7 +7,7 @@ const committed = readFileSync(`${repoRoot}schema/forgeplan.schema.json`, "utf8"
 
 describe("the JSON Schema", () => {
   it("is committed as generated from the zod schema", () => {
-    // Regenerate with: npm run build && node dist/cli/main.js schema > schema/forgeplan.schema.json
+    // Regenerate with: npm run build && node dist/bin/forgeplan.js schema > schema/forgeplan.schema.json
     expect(committed, "schema/forgeplan.schema.json is stale").toBe(schemaText());
   });
 

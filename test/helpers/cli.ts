@@ -4,7 +4,7 @@ import type { CliIO } from "../../src/cli/io.js";
 import { runCli } from "../../src/cli/run.js";
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-export const builtCli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+export const builtCli = fileURLToPath(new URL("../../dist/bin/forgeplan.js", import.meta.url));
 
 export interface CliResult {
   code: number;
