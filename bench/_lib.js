@@ -323,12 +323,19 @@ async function bareClientSeconds(url, requests, repositories) {
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
+/**
+ * Plans the generated world `runs` times (`--reads rest`), each run followed, with `withFloor`, by
+ * the same number of requests from a bare client: `wall_s` and `floor_s` are the medians, and
+ * `ratio_to_floor` the median of each run's ratio to the floor measured right after it, so one
+ * moment of a busy machine moves neither.
+ */
 export async function measurePlan({
   repositories,
   latencyMs,
   coreLimit,
   windowSeconds,
   withFloor = false,
+  runs = 1,
 }) {
   const dir = tempDir();
   const sandbox = await startGeneratedWorld({
@@ -341,48 +348,77 @@ export async function measurePlan({
     const config = join(dir.path, "forgeplan.yaml");
     writeFileSync(config, planConfig());
     const planFile = join(dir.path, "plan.json");
-    const before = await sandbox.stats();
-    const sandboxCpu = sandbox.cpuSeconds();
-    const run = await runForgeplan(
-      [
-        "plan",
-        "-c",
-        config,
-        "--sandbox-url",
-        sandbox.url,
-        "--format",
-        "json",
-        // These scenarios measure the REST read path; bench/bulk-read.js compares it with GraphQL.
-        "--reads",
-        "rest",
-        ...sandbox.clientFlags,
-      ],
-      { stdoutFile: planFile },
-    );
-    expectExit("forgeplan plan", run, [0, 2]);
-    const sandboxCpuAfter = sandbox.cpuSeconds();
-    const counts = statsDelta(before, await sandbox.stats());
-    const { resources, errors } = planResources(planFile);
-    if (errors > 0) throw new Error(`the plan has ${errors} errors`);
-    const floor = withFloor
-      ? await bareClientSeconds(sandbox.url, counts.requests, repositories)
+    const measured = [];
+    for (let index = 0; index < runs; index++) {
+      const before = await sandbox.stats();
+      const sandboxCpu = sandbox.cpuSeconds();
+      const run = await runForgeplan(
+        [
+          "plan",
+          "-c",
+          config,
+          "--sandbox-url",
+          sandbox.url,
+          "--format",
+          "json",
+          // These scenarios measure the REST read path; bench/bulk-read.js compares it with GraphQL.
+          "--reads",
+          "rest",
+          ...sandbox.clientFlags,
+        ],
+        { stdoutFile: planFile },
+      );
+      expectExit("forgeplan plan", run, [0, 2]);
+      const sandboxCpuAfter = sandbox.cpuSeconds();
+      const counts = statsDelta(before, await sandbox.stats());
+      const { resources, errors } = planResources(planFile);
+      if (errors > 0) throw new Error(`the plan has ${errors} errors`);
+      const floor = withFloor
+        ? await bareClientSeconds(sandbox.url, counts.requests, repositories)
+        : undefined;
+      measured.push({ run, counts, resources, floor, sandboxCpu: sandboxCpuAfter - sandboxCpu });
+    }
+    const [first] = measured;
+    if (measured.some((one) => one.counts.requests !== first.counts.requests)) {
+      throw new Error("the runs sent different numbers of requests");
+    }
+    const { counts, resources } = first;
+    const wall = median(measured.map((one) => one.run.wall_s));
+    const floor = withFloor ? median(measured.map((one) => one.floor)) : undefined;
+    const cpu = measured.every((one) => one.run.cpu_s !== undefined)
+      ? Number(median(measured.map((one) => one.run.cpu_s)).toFixed(2))
       : undefined;
     return {
       repositories,
       latency_ms: latencyMs,
       concurrency: CONCURRENCY,
-      wall_s: run.wall_s,
+      ...(runs > 1 ? { runs } : {}),
+      wall_s: wall,
       requests: counts.requests,
       resources,
       ideal_s: (counts.requests * latencyMs) / 1000 / CONCURRENCY,
       ...(floor !== undefined
-        ? { floor_s: floor, ratio_to_floor: Number((run.wall_s / floor).toFixed(2)) }
+        ? {
+            floor_s: floor,
+            ratio_to_floor: Number(
+              median(measured.map((one) => one.run.wall_s / one.floor)).toFixed(2),
+            ),
+          }
         : {}),
-      peak_rss_mb: run.peak_rss_mb,
-      rate_limited_responses: counts.rate_limited_responses,
-      waits_announced: run.stderr.split("\n").filter((line) => line.includes("waiting for")).length,
-      ...(run.cpu_s !== undefined ? { forgeplan_cpu_s: run.cpu_s } : {}),
-      ...(sandboxCpu !== undefined ? { sandbox_cpu_s: sandboxCpuAfter - sandboxCpu } : {}),
+      peak_rss_mb: Math.max(...measured.map((one) => one.run.peak_rss_mb)),
+      rate_limited_responses: measured.reduce(
+        (sum, one) => sum + one.counts.rate_limited_responses,
+        0,
+      ),
+      waits_announced: measured.reduce(
+        (sum, one) =>
+          sum + one.run.stderr.split("\n").filter((line) => line.includes("waiting for")).length,
+        0,
+      ),
+      ...(cpu !== undefined ? { forgeplan_cpu_s: cpu } : {}),
+      ...(measured.every((one) => !Number.isNaN(one.sandboxCpu))
+        ? { sandbox_cpu_s: median(measured.map((one) => one.sandboxCpu)) }
+        : {}),
     };
   } finally {
     await sandbox.stop();

@@ -17,10 +17,10 @@ import { failure, type GlobLister, type Listing, memoized, ownerKey } from "./li
 
 const listedRepo = {
   name: "repositories",
-  schema: z.looseObject({
+  schema: z.object({
     name: z.string(),
     archived: z.boolean().optional(),
-    owner: z.looseObject({ login: z.string().optional() }).nullish(),
+    owner: z.object({ login: z.string().optional() }).nullish(),
   }),
 };
 

@@ -637,10 +637,13 @@ export class ForgeClient {
       const group = endpointGroupOf(ticket.method, ticket.path);
       this.#stats.endpointGroups[group] = (this.#stats.endpointGroups[group] ?? 0) + 1;
     }
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
-    const signal =
-      this.#signal !== undefined ? AbortSignal.any([timeout.signal, this.#signal]) : timeout.signal;
+    // One controller ends the attempt at its timeout or when the client is stopped. Not
+    // AbortSignal.any: on Node 20 it costs about 30 µs a request, most of a plan's abort handling.
+    const attempt = new AbortController();
+    const timer = setTimeout(() => attempt.abort(), this.#timeoutMs);
+    const stop = () => attempt.abort(this.#signal?.reason);
+    this.#signal?.addEventListener("abort", stop, { once: true });
+    if (this.#signal?.aborted) stop();
     let outcome: Outcome;
     try {
       const response = await this.#octokit({
@@ -651,7 +654,7 @@ export class ForgeClient {
           ...(cached !== undefined ? this.#conditions(cached, sent) : {}),
         },
         ...(body !== undefined ? { data: revealSecrets(body) } : {}),
-        request: { signal },
+        request: { signal: attempt.signal },
       });
       outcome = answered(ticket.method, response.status, response.headers, response.data);
     } catch (error) {
@@ -659,9 +662,11 @@ export class ForgeClient {
         this.#pacer.done(admitted, undefined, true);
         throw this.#signal.reason;
       }
-      outcome = timeout.signal.aborted ? timedOut(this.#timeoutMs) : fromThrown(error);
+      // Not stopped, so aborted only by its timeout.
+      outcome = attempt.signal.aborted ? timedOut(this.#timeoutMs) : fromThrown(error);
     } finally {
       clearTimeout(timer);
+      this.#signal?.removeEventListener("abort", stop);
     }
     this.#record(admitted, outcome);
     if (outcome.kind !== "transport") {

@@ -43,7 +43,8 @@ interface Page {
  * and GitLab's offset-paged lists: `page=2` … `page=N` of one URL), the pages between are read at
  * once rather than one after another, as far as the client's concurrency lets them: a listing of
  * 1,000 repositories then takes two round trips instead of ten. Their items keep the pages' order,
- * and the last page's next link (items added meanwhile) is followed as before.
+ * and the last page's next link (items added meanwhile) is followed as before. A first page that
+ * names a last page past `maxPages` fails the listing there, without reading the pages it names.
  */
 export async function readListing<T>(
   first: URL,

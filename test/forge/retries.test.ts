@@ -85,6 +85,27 @@ describe("retries", () => {
     expect(retries()[0]?.reason).toBe("timed out after 100 ms");
   });
 
+  it("ends a request in flight when the client is stopped, and sends no other attempt", async () => {
+    const clock = new FakeClock();
+    service = await FakeService.start(scripted([{ delayMs: 5000 }]), clock);
+    const stop = new AbortController();
+    const events: ClientEvent[] = [];
+    const client = new ForgeClient({
+      baseUrl: service.url,
+      kind: "repository",
+      clock,
+      signal: stop.signal,
+      onEvent: (e) => events.push(e),
+    });
+    const reading = client.get("/x").catch((e: unknown) => e);
+    setTimeout(() => stop.abort(new Error("stopped by the user")), 50);
+    const started = Date.now();
+    expect(await reading).toEqual(new Error("stopped by the user"));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(events.filter((e) => e.type === "retry")).toEqual([]);
+    expect(service.received).toHaveLength(1);
+  });
+
   it("honors Retry-After on a 503", async () => {
     const { client, retries } = await setUp(
       scripted([{ status: 503, headers: { "retry-after": "7" }, body: { message: "busy" } }]),

@@ -84,14 +84,14 @@ describe("a listing of 200,000 hooks", () => {
   });
 
   it("in pages of 100 ends in a clear error at the page cap, well under 300 MB", async () => {
+    // No rel="last": a listing that names its last page past the cap ends after its first page
+    // (test/hostile/pagination.test.ts); this one is read page by page up to the cap.
     const service = await hostile((req, res) => {
       const url = new URL(req.url ?? "/", "http://x");
       const page = Number(url.searchParams.get("page") ?? 1);
       url.searchParams.set("page", String(page + 1));
       const next = `<http://${req.headers.host}${url.pathname}${url.search}>; rel="next"`;
-      url.searchParams.set("page", String(HOOK_COUNT / 100));
-      const last = `<http://${req.headers.host}${url.pathname}${url.search}>; rel="last"`;
-      res.writeHead(200, { ...json, link: `${next}, ${last}` });
+      res.writeHead(200, { ...json, link: next });
       streamHooks(res, (page - 1) * 100, page * 100);
     });
     const { outcome, maxRssMiB } = await listInChild(service.url);

@@ -50,6 +50,16 @@ describe("a listing that does not end", () => {
     expect(service.seen).toHaveLength(4);
   });
 
+  it("stops after the first page when it names a last page past the page cap", async () => {
+    const service = await endless(50);
+    const { client } = clientOf(service.url, { maxPages: 20 });
+    const error = await failure(client.paginate(HOOKS, { per_page: 1 }));
+    expect(error.message).toBe(
+      `GET ${HOOKS}?per_page=1&page=21 → the listing goes on past 20 pages, the most forgeplan reads of one listing (--max-pages raises it)`,
+    );
+    expect(service.seen).toHaveLength(1);
+  });
+
   it("reads a listing that grew by a page while it was read", async () => {
     const service = await hostile((req, res) => {
       const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? 1);
