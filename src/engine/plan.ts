@@ -26,6 +26,7 @@ import { locatingReads, planRepository } from "./lifecycle.js";
 import { withOrderNotes } from "./repository-order.js";
 import { withGateNotes } from "./gates.js";
 import { withNeedsMet } from "./needs.js";
+import { runWindowed } from "./windowed.js";
 import { positionedInRepository, positionedInSection } from "./written.js";
 import { type TargetFilter, targetedRepos } from "./targets.js";
 
@@ -59,26 +60,6 @@ function readerFor(readers: ReadonlyMap<string, ResourceReader>, target: string)
  * ~5 KB per request (30,000 requests at 10,000 repositories: 150 MB live before the first answer).
  */
 const PLANNING_WINDOW = 512;
-
-/** Runs `tasks` with at most `width` unfinished at a time; results keep the tasks' order. */
-async function runWindowed<T>(tasks: ReadonlyArray<() => Promise<T>>, width: number): Promise<T[]> {
-  const results = new Array<T>(tasks.length);
-  let next = 0;
-  let failed = false;
-  const lane = async () => {
-    while (!failed && next < tasks.length) {
-      const index = next++;
-      try {
-        results[index] = await tasks[index]!();
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, lane));
-  return results;
-}
 
 interface Planned {
   changes: Change[];
