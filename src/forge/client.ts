@@ -638,7 +638,7 @@ export class ForgeClient {
       this.#stats.endpointGroups[group] = (this.#stats.endpointGroups[group] ?? 0) + 1;
     }
     // One controller ends the attempt at its timeout or when the client is stopped. Not
-    // AbortSignal.any: on Node 20 it costs about 30 µs a request, most of a plan's abort handling.
+    // AbortSignal.any, which on Node 20 took about 30 µs of CPU a request in a plan's profile.
     const attempt = new AbortController();
     const timer = setTimeout(() => attempt.abort(), this.#timeoutMs);
     const stop = () => attempt.abort(this.#signal?.reason);

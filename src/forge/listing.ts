@@ -90,7 +90,7 @@ export async function readListing<T>(
       const pages = await Promise.all(
         between.map((target, index) => readPage(target, read, options, index + 2)),
       );
-      for (const read of pages) keep(read);
+      for (const one of pages) keep(one);
       url = pages.at(-1)?.next;
     }
   }
@@ -102,15 +102,16 @@ export async function readListing<T>(
  * its last link the same URL with another page; undefined for any other listing.
  */
 function numberedPages(page: Page, last: number | undefined): URL[] | undefined {
-  if (page.next === undefined || page.last === undefined || last === undefined || last < 2) {
+  const { next, last: lastUrl } = page;
+  if (next === undefined || lastUrl === undefined || last === undefined || last < 2) {
     return undefined;
   }
   const numbered = (n: number) => {
-    const target = new URL(page.last!.href);
+    const target = new URL(lastUrl.href);
     target.searchParams.set("page", String(n));
     return target;
   };
-  if (numbered(2).href !== page.next.href) return undefined;
+  if (numbered(2).href !== next.href) return undefined;
   return Array.from({ length: last - 1 }, (_, index) => numbered(index + 2));
 }
 
