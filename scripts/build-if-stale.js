@@ -1,7 +1,8 @@
 // Builds dist/ (tsc, then the command's bundle) unless it is newer than everything it is built
 // from. `npm ci` builds once (the `prepare` script); `npx forgeplan` runs `prepare` again for this
 // checkout, and `npm run demo` and `npm run bench` need the build too: none of them should compile
-// for a minute when nothing changed. A build that is needed says so on stderr first, since it takes a while.
+// for a minute when nothing changed. A build that is needed says so on stderr first, since it
+// takes a while.
 import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +13,8 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const output = join(root, "dist", "bin", "forgeplan.js");
 // When the last build ran: its build info (tsconfig.build.json's tsBuildInfoFile), which every
 // build rewrites. An incremental build leaves an output whose text did not change untouched, so
-// dist/cli/main.js may be older than a source the build did compile. Built when both are.
+// dist/cli/main.js may be older than a source the build did compile. dist/ is current only when
+// both the build info and the bundle are newer than every source.
 const buildInfo = join(root, "dist", ".tsbuildinfo");
 
 function newest(path) {

@@ -3,7 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-export const root = fileURLToPath(new URL("..", import.meta.url));
+const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Bundles with esbuild from the repository's root; `options` names the entry and the output. */
 export function bundle(options, { banner = [] } = {}) {
