@@ -87,8 +87,14 @@ describe("paginate", () => {
   });
 
   it("reads the pages between the first and the named last at once, keeping their order", async () => {
-    let inFlight = 0;
+    // Pages 2-5 are held until all four have been asked for (or a second has passed, so a reader
+    // that waits for each page ends too), then answered with page 2 last.
+    const held = new Map<number, () => void>();
     let most = 0;
+    const answerHeld = () => {
+      for (const page of [3, 4, 5, 2]) held.get(page)?.();
+      held.clear();
+    };
     const server = await hostile((req, res) => {
       const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
       const page = Number(url.searchParams.get("page") ?? 1);
@@ -97,16 +103,12 @@ describe("paginate", () => {
         return `<${url.href}>`;
       };
       const link = page < 5 ? `${at(page + 1)}; rel="next", ${at(5)}; rel="last"` : "";
-      inFlight += 1;
-      most = Math.max(most, inFlight);
-      // Page 2 answers last: the items must still come in the pages' order.
-      setTimeout(
-        () => {
-          inFlight -= 1;
-          answer(res, 200, { ...json, ...(link ? { link } : {}) }, [{ id: page }]);
-        },
-        page === 2 ? 60 : 10,
-      );
+      const send = () => answer(res, 200, { ...json, ...(link ? { link } : {}) }, [{ id: page }]);
+      if (page === 1) return send();
+      held.set(page, send);
+      most = Math.max(most, held.size);
+      if (held.size === 4) answerHeld();
+      else setTimeout(answerHeld, 1000);
     });
     const { client } = clientOf(server.url);
     const all = await client.paginate<{ id: number }>("/orgs/acme/repos", { per_page: 1 });
