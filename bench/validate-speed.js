@@ -6,8 +6,9 @@
 // work too), and how many lines of errors it printed (the first 100 in full, then one counting the
 // rest). `within_target` holds each case's fastest run to the target, `wall_s` and `cpu_s` are the
 // slowest case's. `yaml_floor_s` / `yaml_floor_cpu_s` are the fastest of as many runs of
-// bench/_yaml-floor.js: a fresh Node process in which the YAML library alone parses the same file as
-// the loader does, which no loader built on it can beat. Run after a build:
+// bench/_yaml-floor.js: a fresh Node process in which the YAML parser the loader uses (js-yaml's
+// events, or the YAML library where js-yaml refuses the file) alone parses the same file, which no
+// loader built on it can beat; `yaml_parser` names it. Run after a build:
 // `npm run build && node bench/validate-speed.js [--quick]`.
 import { Buffer } from "node:buffer";
 import { spawnSync } from "node:child_process";
@@ -23,7 +24,7 @@ const bytes = quick ? MAX_BYTES / 4 : MAX_BYTES;
 const FLOOR = fileURLToPath(new URL("_yaml-floor.js", import.meta.url));
 const directory = tempDir();
 
-/** Wall and CPU seconds of a fresh process in which only the YAML library parses `file`. */
+/** Wall and CPU seconds of a fresh process in which only the loader's YAML parser reads `file`. */
 function yamlFloor(file) {
   const started = process.hrtime.bigint();
   const result = spawnSync(process.execPath, [FLOOR, file], {
@@ -31,7 +32,8 @@ function yamlFloor(file) {
   });
   if (result.status !== 0) throw new Error(`the YAML floor of ${file}: ${result.stderr}`);
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
-  return { wall, cpu: JSON.parse(String(result.stdout)).cpu_s };
+  const { parser, cpu_s: cpu } = JSON.parse(String(result.stdout));
+  return { wall, cpu, parser };
 }
 
 const seconds = (value) => Number(value.toFixed(3));
@@ -77,6 +79,7 @@ try {
       cpu_s: cpu,
       yaml_floor_s: seconds(Math.min(...floors.map((floor) => floor.wall))),
       yaml_floor_cpu_s: seconds(Math.min(...floors.map((floor) => floor.cpu))),
+      yaml_parser: floors[0].parser,
       error_lines: errors,
     };
   }

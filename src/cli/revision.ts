@@ -3,7 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { formatConfigError } from "../config/index.js";
 import type { DesiredState } from "../config/model.js";
-import { LIMITS } from "../config/source.js";
+import { LIMITS } from "../config/limits.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { CliError, type CliIO } from "./io.js";
 

@@ -39,10 +39,15 @@ export class RepositoryConflicts {
   /** The name as the first entry of each key wrote it, for messages. */
   readonly #names = new Map<string, string>();
 
+  /** Each setting by its key, with its place in the kinds' order. */
+  readonly #settings: Map<string, { setting: SettingSpec; order: number }>;
+
   constructor(
     private readonly sink: ErrorSink,
-    private readonly settings: readonly SettingSpec[],
-  ) {}
+    settings: readonly SettingSpec[],
+  ) {
+    this.#settings = new Map(settings.map((setting, order) => [setting.key, { setting, order }]));
+  }
 
   add(named: Named): void {
     this.#entries.push(named);
@@ -54,10 +59,8 @@ export class RepositoryConflicts {
       string,
       unknown
     >;
-    for (const setting of this.settings) {
-      const value = own[setting.key];
-      if (value === undefined) continue;
-      for (const defined of setting.defines(value)) {
+    for (const setting of this.#written(own)) {
+      for (const defined of setting.defines(own[setting.key])) {
         const key = `${named.key}|${setting.key}|${defined.id}`;
         const path = [setting.key, ...defined.path];
         const first = this.#firsts.get(key);
@@ -70,6 +73,20 @@ export class RepositoryConflicts {
         }
       }
     }
+  }
+
+  /**
+   * The settings `own` writes, in the kinds' order: from its own keys, a few, rather than from every
+   * kind's, for each of up to 100,000 entries.
+   */
+  #written(own: Record<string, unknown>): SettingSpec[] {
+    const written: Array<{ setting: SettingSpec; order: number }> = [];
+    for (const key in own) {
+      const known = this.#settings.get(key);
+      if (known !== undefined && own[key] !== undefined) written.push(known);
+    }
+    if (written.length > 1) written.sort((a, b) => a.order - b.order);
+    return written.map((known) => known.setting);
   }
 
   finish(): ScopedEntry[] {

@@ -18,7 +18,8 @@ import { type ValidFile, resolve } from "./resolve.js";
 import { type ConfigFile, fileSchema } from "./schema.js";
 import { plainMatcher, secretMatcher } from "./secret-paths.js";
 import { wrapSecrets } from "./secrets.js";
-import { LIMITS, parseSource, sizeMessage } from "./source.js";
+import { LIMITS } from "./limits.js";
+import { parseSource, sizeMessage } from "./source.js";
 import type { ConfigSpec } from "./spec.js";
 
 export interface LoadOptions {

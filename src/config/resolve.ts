@@ -17,7 +17,7 @@ import { FAMILY_NAMES } from "./fields.js";
 import { type ConfigFile, familyOf, projectGlobParts } from "./schema.js";
 import { SCOPE_FRAMES, SELECTING_SCOPES } from "./scopes.js";
 import type { SourceFile } from "./source.js";
-import type { ConfigSpec, SectionSpec, SelectingScope } from "./spec.js";
+import type { ConfigSpec, SectionSpec, SelectingScope, SettingSpec } from "./spec.js";
 import { unknownNameHint } from "./suggest.js";
 import { envValue } from "./env.js";
 
@@ -69,6 +69,8 @@ class Resolver {
   readonly #byKind = new Map<TargetConfig["type"], TargetConfig[]>();
   /** Each selecting scope's setting keys and their place in the spec's order. */
   readonly #settingOrder: Record<SelectingScope, ReadonlyMap<string, number>>;
+  /** Each selecting scope's settings that have rules over the merged entry, checked per entry. */
+  readonly #ruled: Record<SelectingScope, readonly SettingSpec[]>;
 
   constructor(
     private readonly files: readonly ValidFile[],
@@ -78,6 +80,9 @@ class Resolver {
     const order = (scope: SelectingScope) =>
       new Map(spec.settings[scope].map((setting, index) => [setting.key, index]));
     this.#settingOrder = { repository: order("repository"), project: order("project") };
+    const ruled = (scope: SelectingScope) =>
+      spec.settings[scope].filter((setting) => setting.rules !== undefined);
+    this.#ruled = { repository: ruled("repository"), project: ruled("project") };
   }
 
   run(): { state: DesiredState; errors: ConfigError[] } {
@@ -462,7 +467,7 @@ class Resolver {
    */
   #checkMerged(entry: ScopedEntry, layers: readonly SettingsLayer[], entryPath: Path): void {
     const own = entry.layers[entry.layers.length - 1]!;
-    for (const setting of this.spec.settings[entry.scope]) {
+    for (const setting of this.#ruled[entry.scope]) {
       const value = entry.settings[setting.key];
       if (value === undefined || setting.rules === undefined) continue;
       const facts = {

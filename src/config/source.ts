@@ -1,36 +1,11 @@
-import {
-  type Alias,
-  Composer,
-  type Document,
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  type Pair,
-  Parser,
-  type ParsedNode,
-  type Scalar,
-  type YAMLMap,
-} from "yaml";
+import { Composer, type Document, LineCounter, Parser } from "yaml";
 import type { CST } from "yaml";
 import { type ConfigError, type Origin, type Path, errorAt } from "./errors.js";
-import { setKey } from "./merge.js";
-
-/** Bounds that keep hostile input from exhausting memory, time or the stack. */
-export const LIMITS = {
-  maxBytes: 10 * 1024 * 1024,
-  /** Far deeper than any real config, far shallower than what overflows the YAML composer's stack. */
-  maxDepth: 64,
-  /** How many values aliases may add to a document once expanded (alias bombs grow exponentially). */
-  maxAliasValues: 1_000_000,
-};
-
-const PLAIN_TAGS = new Set(
-  ["str", "int", "float", "bool", "null", "map", "seq"].map((name) => `tag:yaml.org,2002:${name}`),
-);
+import { LIMITS } from "./limits.js";
+import { type Position, convertTree } from "./tree-convert.js";
+import { treeFromDocument } from "./yaml-document.js";
+import { treeFromEvents } from "./yaml-events.js";
+import type { TreeNode } from "./yaml-tree.js";
 
 /** A parsed file: its plain value (objects, arrays, scalars) and where each part was written. */
 export interface SourceFile {
@@ -46,13 +21,6 @@ export interface SourceFile {
  */
 export type ParseResult =
   { ok: true; source: SourceFile; problems: ConfigError[] } | { ok: false; errors: ConfigError[] };
-
-type Position = (offset: number) => Origin;
-
-interface Shape {
-  size: number;
-  depth: number;
-}
 
 /**
  * Where a YAML problem is shown: the parser reports some at the indentation before a key (column 1
@@ -79,6 +47,39 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
     const { line, col } = lines.linePos(offset);
     return { file, line: Math.max(line, 1), column: Math.max(col, 1) };
   };
+  const parsed = parseTree(text, lines, position);
+  if (!parsed.ok) return parsed;
+  if (parsed.root === null) {
+    return fileError(file, "the file is empty; expected a mapping that starts with 'version: 1'");
+  }
+  const converted = convertTree(parsed.root, text, position);
+  if (converted.value === undefined) return { ok: false, errors: converted.errors };
+  return {
+    ok: true,
+    problems: converted.errors,
+    source: {
+      file,
+      value: converted.value,
+      locate: (path, at = "value") => converted.locate(path, at),
+    },
+  };
+}
+
+/**
+ * The document's tree: from js-yaml's events where they read the file as the YAML library would
+ * (yaml-events.ts says when), else from the YAML library, whose errors are the ones reported.
+ * Either way `lines` learns every line start, for positions.
+ */
+function parseTree(
+  text: string,
+  lines: LineCounter,
+  position: Position,
+): { ok: true; root: TreeNode | null } | { ok: false; errors: ConfigError[] } {
+  const fast = treeFromEvents(text, LIMITS.maxDepth);
+  if (fast !== undefined) {
+    countLines(text, lines);
+    return { ok: true, root: fast };
+  }
   const documents = compose(text, lines);
   if (typeof documents === "number") {
     return {
@@ -97,34 +98,24 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
   }
   const [document, second] = documents;
   if (second !== undefined) {
-    const start = second.range[0];
     errors.push(
       errorAt(
-        position(start),
+        position(second.range[0]),
         [],
         "a file holds one YAML document; put the second one in its own file",
       ),
     );
   }
   if (errors.length > 0) return { ok: false, errors };
-  if (document === undefined || document.contents === null) {
-    return fileError(file, "the file is empty; expected a mapping that starts with 'version: 1'");
-  }
+  return { ok: true, root: treeFromDocument(document?.contents) };
+}
 
-  const root = document.contents;
-  // Without a "*" anywhere the document holds no alias, and the walk that finds them is skipped.
-  const index = new DocumentIndex(root, text.includes("*"));
-  const converted = new Converter(index, position).run(root);
-  if (converted.value === undefined) return { ok: false, errors: converted.errors };
-  return {
-    ok: true,
-    problems: converted.errors,
-    source: {
-      file,
-      value: converted.value,
-      locate: (path, at = "value") => locate(index, root, path, at, position),
-    },
-  };
+/** Tells `lines` where every line starts, as the YAML library's parser does while it reads. */
+function countLines(text: string, lines: LineCounter): void {
+  lines.addNewLine(0);
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
+    lines.addNewLine(at + 1);
+  }
 }
 
 function fileError(file: string, message: string): { ok: false; errors: ConfigError[] } {
@@ -240,323 +231,4 @@ function tooDeep(token: CST.Token | null | undefined, depth: number): number | u
     default:
       return undefined;
   }
-}
-
-/**
- * Where every alias points (found in one pass over the document) and which pair holds each key (a
- * mapping's keys are indexed the first time one is asked for). The YAML library's `Alias.resolve`
- * walks the whole document on every call, which made a file with thousands of aliases (or merge
- * keys) quadratic.
- */
-class DocumentIndex {
-  /** Every alias in a value position, in document order, with the key path it sits at. */
-  readonly aliases: Array<{ alias: Alias; path: Path }> = [];
-  readonly #targets = new Map<Alias, Node>();
-  readonly #pairs = new WeakMap<YAMLMap, Map<string, Pair>>();
-
-  constructor(root: ParsedNode, mayHoldAliases: boolean) {
-    if (!mayHoldAliases) return;
-    // As the YAML library resolves them: the last node before the alias (in document order, a
-    // collection before its contents) that carries the anchor.
-    const anchors = new Map<string, Node>();
-    const path: Array<string | number> = [];
-    const walk = (node: unknown): void => {
-      if (isAlias(node)) {
-        const target = anchors.get(node.source);
-        if (target !== undefined) this.#targets.set(node, target);
-        return;
-      }
-      if (!isScalar(node) && !isMap(node) && !isSeq(node)) return;
-      if (node.anchor) anchors.set(node.anchor, node);
-      if (isScalar(node)) return;
-      for (const [index, item] of node.items.entries()) {
-        const value = isPair(item) ? item.value : item;
-        if (isPair(item) && !isAlias(item.key)) walk(item.key);
-        path.push(isPair(item) && isScalar(item.key) ? String(item.key.value) : index);
-        if (isAlias(value)) this.aliases.push({ alias: value, path: [...path] });
-        walk(value);
-        path.pop();
-      }
-    };
-    walk(root);
-  }
-
-  /** The node an alias refers to, or undefined when no anchor of its name comes before it. */
-  target(alias: Alias): Node | undefined {
-    return this.#targets.get(alias);
-  }
-
-  /** Follows aliases (a chain of them too) to the node they stand for. */
-  resolve(node: unknown): unknown {
-    let current = node;
-    for (let hops = 0; isAlias(current) && hops <= LIMITS.maxDepth; hops++) {
-      current = this.target(current);
-    }
-    return isAlias(current) ? undefined : current;
-  }
-
-  /** The pair of `map` written with `key` (the first, if repeated), or one a merge key brings in. */
-  pair(map: YAMLMap, key: string, visiting = new Set<YAMLMap>()): Pair | undefined {
-    let pairs = this.#pairs.get(map);
-    if (pairs === undefined) {
-      pairs = new Map();
-      for (const pair of map.items) {
-        if (!isScalar(pair.key)) continue;
-        const text = keyText(pair.key);
-        if (!pairs.has(text)) pairs.set(text, pair);
-      }
-      this.#pairs.set(map, pairs);
-    }
-    const own = pairs.get(key);
-    if (own !== undefined || visiting.has(map)) return own;
-    visiting.add(map);
-    for (const source of this.mergeSources(map)) {
-      const found = this.pair(source, key, visiting);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-
-  /** The mappings `<<` keys of `map` merge in, in order (the first one wins a key). */
-  mergeSources(map: YAMLMap): YAMLMap[] {
-    const sources: YAMLMap[] = [];
-    for (const pair of map.items) {
-      if (!isMergeKey(pair.key)) continue;
-      const value = this.resolve(pair.value);
-      const listed = isSeq(value) ? value.items.map((item) => this.resolve(item)) : [value];
-      for (const source of listed) if (isMap(source)) sources.push(source);
-    }
-    return sources;
-  }
-}
-
-/**
- * A YAML merge key (`<<: *defaults`, or a list of aliases): the plain, unquoted key `<<`, as YAML
- * 1.1 defines it (https://yaml.org/type/merge.html) and as the YAML library reads it.
- */
-function isMergeKey(key: unknown): boolean {
-  return isScalar(key) && key.type === "PLAIN" && key.source === "<<";
-}
-
-/** Turns the YAML tree into plain values, refusing what a config never needs and bounding aliases. */
-class Converter {
-  readonly errors: ConfigError[] = [];
-  #aliasValues = 0;
-  readonly #shapes = new Map<Node, Shape>();
-  /** The key path of the node being converted; copied only when an error is recorded. */
-  readonly #path: Array<string | number> = [];
-
-  constructor(
-    private readonly index: DocumentIndex,
-    private readonly position: Position,
-  ) {}
-
-  run(root: ParsedNode): { value: unknown; errors: ConfigError[] } {
-    this.#checkAliases();
-    if (this.errors.length > 0) return { value: undefined, errors: this.errors };
-    return { value: this.#convert(root), errors: this.errors };
-  }
-
-  #at(node: Node | null | undefined, path: Path, message: string): void {
-    this.errors.push(errorAt(this.position(node?.range?.[0] ?? 0), path, message));
-  }
-
-  /** Adds up, in document order, what every alias expands to; stops at the first alias over a limit. */
-  #checkAliases(): void {
-    for (const { alias, path } of this.index.aliases) {
-      const target = this.index.target(alias);
-      const shape = target === undefined ? { size: 0, depth: 0 } : this.#shape(target, new Set());
-      if (shape === undefined) {
-        this.#at(alias, path, `alias *${alias.source} refers to a value that contains itself`);
-        return;
-      }
-      if (path.length + shape.depth > LIMITS.maxDepth) {
-        this.#at(
-          alias,
-          path,
-          `alias *${alias.source} nests values deeper than ${LIMITS.maxDepth} levels`,
-        );
-        return;
-      }
-      this.#aliasValues += shape.size;
-      if (this.#aliasValues > LIMITS.maxAliasValues) {
-        this.#at(
-          alias,
-          path,
-          `aliases expand to more than ${LIMITS.maxAliasValues} values; refusing what looks like an alias bomb`,
-        );
-        return;
-      }
-    }
-  }
-
-  /**
-   * Expanded size and depth of a node, memoized so shared anchors cost linear time (document order
-   * means an alias's target is usually measured already); undefined on a cycle.
-   */
-  #shape(node: unknown, visiting: Set<unknown>): Shape | undefined {
-    if (isAlias(node)) {
-      const target = this.index.target(node);
-      return target === undefined ? { size: 1, depth: 0 } : this.#shape(target, visiting);
-    }
-    if (!isMap(node) && !isSeq(node)) return { size: 1, depth: 0 };
-    const known = this.#shapes.get(node);
-    if (known !== undefined) return known;
-    if (visiting.has(node)) return undefined;
-    visiting.add(node);
-    const shape = { size: 1, depth: 1 };
-    for (const item of node.items) {
-      const child = isPair(item) ? item.value : item;
-      const inner =
-        child === null || child === undefined
-          ? { size: 1, depth: 0 }
-          : this.#shape(child, visiting);
-      if (inner === undefined) return undefined;
-      shape.size += inner.size;
-      shape.depth = Math.max(shape.depth, inner.depth + 1);
-      if (shape.size > LIMITS.maxAliasValues || shape.depth > LIMITS.maxDepth) break;
-    }
-    visiting.delete(node);
-    this.#shapes.set(node, shape);
-    return shape;
-  }
-
-  #convert(node: unknown): unknown {
-    if (node === null || node === undefined) return null;
-    if (isAlias(node)) return this.#convert(this.index.target(node));
-    const tagged = node as Node;
-    if (tagged.tag !== undefined && !PLAIN_TAGS.has(tagged.tag)) {
-      this.#at(
-        tagged,
-        this.#path,
-        `unsupported tag ${shortTag(tagged.tag)}; a config holds plain strings, numbers, booleans, null, mappings and lists`,
-      );
-    }
-    if (isScalar(node)) return isPlainScalar(node.value) ? node.value : String(node.value);
-    if (isSeq(node)) {
-      return node.items.map((item, index) => {
-        this.#path.push(index);
-        const value = this.#convert(item);
-        this.#path.pop();
-        return value;
-      });
-    }
-    if (isMap(node)) {
-      const result: Record<string, unknown> = {};
-      let merge: Pair | undefined;
-      for (const pair of node.items) {
-        const merging = isMergeKey(pair.key);
-        const key = merging ? "<<" : this.#key(pair.key);
-        if (key === undefined) continue;
-        if (merging ? merge !== undefined : Object.hasOwn(result, key)) {
-          this.#duplicate(node, pair, key);
-          continue;
-        }
-        if (merging) {
-          merge = pair;
-          continue;
-        }
-        this.#path.push(key);
-        setKey(result, key, this.#convert(pair.value));
-        this.#path.pop();
-      }
-      // After the mapping's own keys, which win over what the merge brings in.
-      if (merge !== undefined) this.#merge(merge, result);
-      return result;
-    }
-    this.#at(tagged, this.#path, "unsupported YAML value");
-    return null;
-  }
-
-  /** A key written twice: the first is kept, the repeat is an error naming where the first is. */
-  #duplicate(map: YAMLMap, repeat: Pair, key: string): void {
-    const first = map.items.find((pair) =>
-      isMergeKey(repeat.key)
-        ? isMergeKey(pair.key)
-        : !isMergeKey(pair.key) && isScalar(pair.key) && keyText(pair.key) === key,
-    )!;
-    const line = this.position((first.key as Node).range?.[0] ?? 0).line;
-    this.#at(
-      repeat.key as Node,
-      [...this.#path, key],
-      `duplicate key (first written at line ${line})`,
-    );
-  }
-
-  /** Adds the keys a merge key brings in that the mapping does not write itself. */
-  #merge(pair: Pair, result: Record<string, unknown>): void {
-    const value = this.index.resolve(pair.value);
-    // Errors point at what the entry wrote: the item of a written list, else the merge key's value.
-    const listed = isSeq(value)
-      ? value.items.map((item) => ({ item, written: isSeq(pair.value) ? item : pair.value }))
-      : [{ item: pair.value, written: pair.value }];
-    for (const { item, written } of listed) {
-      const source = this.index.resolve(item);
-      if (!isMap(source)) {
-        this.#at(
-          (written ?? pair.key) as Node,
-          [...this.#path, "<<"],
-          "a merge key (<<) takes a mapping, an alias of one, or a list of them",
-        );
-        return;
-      }
-      const merged = this.#convert(source) as Record<string, unknown>;
-      for (const [key, inner] of Object.entries(merged)) {
-        if (!Object.hasOwn(result, key)) setKey(result, key, inner);
-      }
-    }
-  }
-
-  #key(key: unknown): string | undefined {
-    if (isScalar(key) && (typeof key.value === "string" || typeof key.value === "number")) {
-      // The written text, so a branch named 1.10 stays "1.10" rather than the number 1.1.
-      return keyText(key);
-    }
-    this.#at(key as Node, this.#path, "keys must be plain strings");
-    return undefined;
-  }
-}
-
-function isPlainScalar(value: unknown): boolean {
-  const type = typeof value;
-  return value === null || type === "string" || type === "number" || type === "boolean";
-}
-
-function shortTag(tag: string): string {
-  return tag.startsWith("tag:yaml.org,2002:") ? `!!${tag.slice("tag:yaml.org,2002:".length)}` : tag;
-}
-
-/** Finds the node at `path`, following aliases and merge keys; falls back to the nearest written parent. */
-function locate(
-  index: DocumentIndex,
-  root: ParsedNode,
-  path: Path,
-  at: "key" | "value",
-  position: Position,
-): Origin {
-  let node: unknown = root;
-  let keyNode: Node | undefined;
-  for (const segment of path) {
-    node = index.resolve(node);
-    let next: unknown;
-    if (isMap(node)) {
-      const pair = index.pair(node, String(segment));
-      if (pair === undefined) break;
-      keyNode = pair.key as Node;
-      next = pair.value ?? pair.key;
-    } else if (isSeq(node) && typeof segment === "number" && node.items[segment] !== undefined) {
-      keyNode = undefined;
-      next = node.items[segment];
-    } else {
-      break;
-    }
-    node = next;
-  }
-  const target =
-    at === "key" && keyNode !== undefined ? keyNode : ((index.resolve(node) ?? node) as Node);
-  return position(target.range?.[0] ?? 0);
-}
-
-function keyText(key: Scalar): string {
-  return key.type === "PLAIN" && key.source !== undefined ? key.source : String(key.value);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERRORS_LISTED, formatConfigError } from "../../src/config/errors.js";
-import { LIMITS } from "../../src/config/source.js";
+import { LIMITS } from "../../src/config/limits.js";
 import { loadDesiredState, plan } from "../../src/index.js";
 import { runInProcess } from "../helpers/cli.js";
 import { errorLines, loadFiles, stateOf } from "./helpers.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIMITS } from "../../src/config/source.js";
+import { LIMITS } from "../../src/config/limits.js";
 import { errorLines, stateOf, yaml } from "./helpers.js";
 
 /**

@@ -1,0 +1,252 @@
+import {
+  COLLECTION_STYLE,
+  type Event,
+  EVENT_ID,
+  SCALAR_STYLE,
+  type ScalarEvent,
+  getScalarValue,
+  parseEvents,
+} from "js-yaml";
+import {
+  type TreeMap,
+  type TreeNode,
+  type TreeSeq,
+  UnresolvedScalar,
+  resolvePlain,
+} from "./yaml-tree.js";
+
+/**
+ * The fast way to read a configuration: js-yaml's event stream (a flat list with source offsets),
+ * turned into the loader's tree. js-yaml parses a file of 2 MB in about a fifth of the time the
+ * YAML library takes (bench/validate-speed.js), and most files are plain YAML that both read the
+ * same. The YAML library stays the reference: wherever the two could differ, or where only it
+ * words the problem the way the loader reports it, this declines (returns undefined) and the caller
+ * parses with the YAML library instead. It declines on:
+ * - anything js-yaml refuses (a syntax error, nesting past `maxDepth`): the YAML library's message
+ *   and position are the ones shown;
+ * - more or fewer than one document, directives, and explicit tags (the library resolves tags and
+ *   refuses unknown ones its own way);
+ * - a block scalar with an explicit indentation indicator (`|2`), which the two read differently
+ *   at the top level;
+ * - a plain scalar that spans lines (js-yaml lets a comment line sit inside one; the library ends
+ *   the scalar there and refuses what follows);
+ * - a carriage return not followed by a line feed (a line break to js-yaml, not to the library);
+ * - a tab anywhere: the two disagree on where a tab may separate (js-yaml reads `\t""` as a
+ *   string, the library refuses a tab as indentation);
+ * - what the library only warns about, which the loader treats as an error: a multi-line flow
+ *   collection closed at its parent's indentation (a line starting with `]` or `}`), an anchor or
+ *   alias whose name ends in `:`;
+ * - a key written after `?`, or a mapping or a list as a key, whose mapping and missing value the
+ *   two place differently;
+ * - an empty value it cannot place as the library does (anywhere but after a block mapping's key,
+ *   or one with an anchor), and a plain scalar the library's own tags refuse to resolve.
+ * test/unit/yaml-events.test.ts holds the two readings equal on random documents.
+ */
+export function treeFromEvents(text: string, maxDepth: number): TreeNode | undefined {
+  if (/\t|\r(?!\n)|^[ ]*[\]}]/m.test(text)) return undefined;
+  let events: Event[];
+  try {
+    events = parseEvents(text, { maxDepth });
+  } catch {
+    return undefined;
+  }
+  try {
+    return new EventReader(text).read(events);
+  } catch (error) {
+    if (error instanceof UnresolvedScalar) return undefined;
+    throw error;
+  }
+}
+
+interface Frame {
+  node: TreeSeq | TreeMap;
+  flow: boolean;
+  /** A mapping's key whose value comes next. */
+  key?: TreeNode | null;
+}
+
+class EventReader {
+  #root: TreeNode | undefined;
+  readonly #stack: Frame[] = [];
+  /** Where the last scalar or alias ended: what an empty value or a block scalar's header follows. */
+  #lastEnd = 0;
+
+  constructor(private readonly text: string) {}
+
+  read(events: readonly Event[]): TreeNode | undefined {
+    let documents = 0;
+    for (const event of events) {
+      switch (event.type) {
+        case EVENT_ID.DOCUMENT:
+          if (++documents > 1 || event.directives.length > 0) return undefined;
+          break;
+        case EVENT_ID.MAPPING:
+        case EVENT_ID.SEQUENCE: {
+          if (event.tagStart >= 0) return undefined;
+          const anchor = this.#anchor(event.anchorStart, event.anchorEnd);
+          if (anchor === null) return undefined;
+          const node: TreeSeq | TreeMap =
+            event.type === EVENT_ID.MAPPING
+              ? { kind: "map", offset: event.start, anchor, tag: undefined, pairs: [] }
+              : { kind: "seq", offset: event.start, anchor, tag: undefined, items: [] };
+          const start = event.anchorStart >= 0 ? event.anchorStart - 1 : event.start;
+          if (!this.#add(node, start)) return undefined;
+          this.#stack.push({ node, flow: event.style === COLLECTION_STYLE.FLOW });
+          break;
+        }
+        case EVENT_ID.SCALAR: {
+          const node = this.#scalar(event);
+          if (node === undefined) return undefined;
+          const start = event.anchorStart >= 0 ? event.anchorStart - 1 : node.offset;
+          if (!this.#add(node, start)) return undefined;
+          break;
+        }
+        case EVENT_ID.ALIAS: {
+          const name = this.text.slice(event.anchorStart, event.anchorEnd);
+          if (name.endsWith(":")) return undefined;
+          this.#lastEnd = event.anchorEnd;
+          const offset = event.anchorStart - 1;
+          if (!this.#add({ kind: "alias", offset, name }, offset)) return undefined;
+          break;
+        }
+        case EVENT_ID.POP: {
+          const frame = this.#stack.pop();
+          // A mapping left with a key and no value is not a stream js-yaml makes; read it the other way.
+          if (frame?.key !== undefined) return undefined;
+          break;
+        }
+      }
+    }
+    return this.#stack.length === 0 ? this.#root : undefined;
+  }
+
+  /**
+   * Puts `node` where it belongs; false where the stream is not one this reads. `start` is where
+   * its text begins, its anchor included.
+   */
+  #add(node: TreeNode, start: number): boolean {
+    const frame = this.#stack[this.#stack.length - 1];
+    if (frame === undefined) {
+      if (this.#root !== undefined) return false;
+      this.#root = node;
+    } else if (frame.node.kind === "seq") {
+      frame.node.items.push(node);
+    } else if (frame.key === undefined) {
+      if (node.kind === "map" || node.kind === "seq" || this.#explicitKey(start)) return false;
+      frame.key = node;
+      // The library starts a block mapping at its first key's text, after that key's anchor.
+      const map = frame.node;
+      if (!frame.flow && map.pairs.length === 0 && node.kind !== "alias" && node.anchor) {
+        if (this.text[map.offset] !== "?") map.offset = node.offset;
+      }
+    } else {
+      frame.node.pairs.push({ key: frame.key, value: node });
+      frame.key = undefined;
+    }
+    return true;
+  }
+
+  /**
+   * Whether a key is written after `?`, where the two place the key's mapping and its missing value
+   * differently.
+   */
+  #explicitKey(start: number): boolean {
+    let at = start;
+    do at--;
+    while (at >= 0 && (this.text[at] === " " || this.text[at] === "\n" || this.text[at] === "\r"));
+    return this.text[at] === "?";
+  }
+
+  /** An anchor's name, undefined for none, null for one the YAML library would warn about. */
+  #anchor(start: number, end: number): string | undefined | null {
+    if (start < 0) return undefined;
+    const name = this.text.slice(start, end);
+    return name.endsWith(":") ? null : name;
+  }
+
+  #scalar(event: ScalarEvent): TreeNode | undefined {
+    if (event.tagStart >= 0) return undefined;
+    const anchor = this.#anchor(event.anchorStart, event.anchorEnd);
+    if (anchor === null) return undefined;
+    const frame = this.#stack[this.#stack.length - 1];
+    const atKey = frame?.node.kind === "map" && frame.key === undefined;
+    let offset: number;
+    let end: number;
+    switch (event.style) {
+      case SCALAR_STYLE.PLAIN:
+        if (event.valueStart < 0) {
+          if (anchor !== undefined || frame === undefined || frame.flow || atKey) return undefined;
+          const empty = this.#emptyValueOffset(frame);
+          if (empty === undefined) return undefined;
+          offset = end = empty;
+        } else {
+          // js-yaml marks a plain scalar that spans lines as not `fast`.
+          if (!event.fast) return undefined;
+          offset = event.valueStart;
+          end = event.valueEnd;
+        }
+        break;
+      case SCALAR_STYLE.SINGLE_QUOTED:
+      case SCALAR_STYLE.DOUBLE_QUOTED:
+        offset = event.valueStart - 1;
+        end = event.valueEnd + 1;
+        break;
+      default: {
+        const header = this.#blockHeader(event, anchor === undefined ? -1 : event.anchorEnd);
+        if (header === undefined) return undefined;
+        offset = header;
+        end = event.valueEnd;
+      }
+    }
+    this.#lastEnd = end;
+    const source = event.valueStart < 0 ? "" : getScalarValue(this.text, event);
+    const plain = event.style === SCALAR_STYLE.PLAIN;
+    return {
+      kind: "scalar",
+      offset,
+      anchor,
+      tag: undefined,
+      value: plain ? resolvePlain(source, atKey) : source,
+      text: source,
+      plain,
+    };
+  }
+
+  /**
+   * Where the YAML library places an empty value: after its key's `:` and the spaces that follow
+   * it on the same line (yaml's emptyScalarPosition). Only after a block mapping's key, which ended
+   * at #lastEnd; undefined anywhere else.
+   */
+  #emptyValueOffset(frame: Frame): number | undefined {
+    if (frame.node.kind !== "map") return undefined;
+    let at = this.#skipSpaces(this.#lastEnd);
+    if (this.text[at] !== ":") return undefined;
+    at = this.#skipSpaces(at + 1);
+    return at;
+  }
+
+  /**
+   * A block scalar's `|` or `>`: js-yaml's event starts at the content, the line after the header.
+   * The header is the first indicator on that line after what precedes the scalar there (its key,
+   * an earlier scalar, its anchor).
+   */
+  #blockHeader(event: ScalarEvent, anchorEnd: number): number | undefined {
+    const lineEnd = event.valueStart - 1;
+    if (event.valueStart < 1 || this.text[lineEnd] !== "\n") return undefined;
+    const lineStart = this.text.lastIndexOf("\n", lineEnd - 1) + 1;
+    let at = Math.max(lineStart, anchorEnd, this.#lastEnd <= lineEnd ? this.#lastEnd : lineStart);
+    for (; at < lineEnd; at++) {
+      const char = this.text[at];
+      if (char !== "|" && char !== ">") continue;
+      // An explicit indentation indicator (`|2`) is read differently at the top level by the two.
+      return /^[|>][+-]?[0-9]/.test(this.text.slice(at, at + 3)) ? undefined : at;
+    }
+    return undefined;
+  }
+
+  #skipSpaces(from: number): number {
+    let at = from;
+    while (this.text[at] === " " || this.text[at] === "\t") at++;
+    return at;
+  }
+}

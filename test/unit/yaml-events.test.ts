@@ -1,0 +1,183 @@
+import { readFileSync, readdirSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseAllDocuments, stringify } from "yaml";
+import { LIMITS } from "../../src/config/limits.js";
+import { treeFromDocument } from "../../src/config/yaml-document.js";
+import { treeFromEvents } from "../../src/config/yaml-events.js";
+import type { TreeNode } from "../../src/config/yaml-tree.js";
+import { repoRoot } from "../helpers/cli.js";
+import { runs } from "../kinds/harness.js";
+
+/**
+ * The fast reading (js-yaml's events) must give exactly the YAML library's tree, offsets
+ * included, for every text it does not decline — and must decline every text the library reports
+ * a problem in, since the loader would otherwise accept what it refuses today.
+ */
+function compare(text: string): "fast" | "declined" {
+  const fast = treeFromEvents(text, LIMITS.maxDepth);
+  if (fast === undefined) return "declined";
+  const documents = parseAllDocuments(text, { version: "1.2", uniqueKeys: false });
+  const list = Array.isArray(documents) ? documents : [];
+  const problems = list.flatMap((document) => [...document.errors, ...document.warnings]);
+  expect(
+    problems.map((problem) => problem.message),
+    JSON.stringify(text),
+  ).toEqual([]);
+  expect(list, JSON.stringify(text)).toHaveLength(1);
+  expect(fast, JSON.stringify(text)).toEqual(treeFromDocument(list[0]!.contents) as TreeNode);
+  return "fast";
+}
+
+/** Read the fast way, and exactly as the library reads them. */
+const readFast = [
+  // As deep as LIMITS.maxDepth allows: 64 collections.
+  "a: " + "[".repeat(63) + "]".repeat(63) + "\n",
+  "a: 1\nb: two\nc: 3.5\n",
+  "numbers: [0o17, 0x1F, -12, +7, .5, 1e3, 1.5E-2, .inf, -.Inf, .nan, 0b11, 1_000, 012, 1.10]\n",
+  "keys:\n  1.10: a\n  0x10: b\n  007: c\n  '<<': d\n",
+  "words: [true, True, TRUE, yes, no, on, off, ~, null, Null, NULL, '', \"\"]\n",
+  "quoted: \"tab\\there \\u00e9 \\x41 \\N \\_ \\\\ \\\" end\"\nsingle: 'it''s'\n",
+  "lit: |\n  one\n  two\nfold: >\n  one\n  two\n\n  three\nkeep: |+\n  k\n\nstrip: >-\n  s\n",
+  "header: | # a comment with | and >\n  text\n",
+  "seq:\n- |\n  block in a list\n- >-\n  folded\n",
+  "base: &base {a: 1, b: 2}\nuse: *base\nmerged:\n  <<: *base\n  b: 3\n",
+  "list: &l [1, 2]\nagain: *l\nmerge-list:\n  <<: [*m1, *m2]\nm: 1\n",
+  "a: &x 1\nb: *x\nc: &y\n  d: 2\ne: *y\n",
+  "empty:\nafter: 1\nspaced:   \ncommented: # note\nlast:",
+  "flow: {a: 1, b: [x, y], c: {d: e}}\nseq: [ a , 'b' , \"c\" ]\n",
+  "# leading comment\n---\nkey: value # trailing\n...\n",
+  "crlf: 1\r\nnext:\r\n  - a\r\n  - b\r\n",
+  'unicode: héllo wörld ☃\nemoji: "😀"\n',
+  "- a\n- b: c\n  d: e\n- - nested\n  - list\n",
+  "top:\n  - name: acme/api\n    settings: {has_wiki: false}\n  - name: acme/web\n",
+  "anchor-key: &k key\n*k : value\n",
+  "long: " + "x".repeat(5000) + "\n",
+  "key with spaces: v\n'quoted key': v\n\"dq key\": v\n",
+  "k: [a,\n  b,\n  c]\n",
+  "a: 1\na: 2\n",
+  "a: |\n",
+];
+
+/**
+ * Declined, each for a reason yaml-events.ts names: syntax errors, what only the library warns
+ * about, tags, directives, several or no documents, tabs, explicit keys, multi-line plain scalars,
+ * empty values outside a block mapping.
+ */
+const declined = [
+  // One level past it: the library's reading reports it (source.ts).
+  "a: " + "[".repeat(64) + "]".repeat(64) + "\n",
+  "plain: a multi\n  line plain\n  scalar\nnext: x\n",
+  "indented: |2\n    four spaces\nafter: 1\n",
+  "? explicit\n: value\n? [flow, key]\n: v\n",
+  'tabs:\t1\nx: "a\tb"\n',
+  "k: [a,\n]\n",
+  "k: {a: 1,\n}\n",
+  "%YAML 1.2\n---\na: 1\n",
+  "!!map {a: 1}\n",
+  "a: !!str 1\n",
+  "a: !custom x\n",
+  "a: &x: 1\n",
+  "a: b\n---\nc: d\n",
+  "a: [1, , 2]\n",
+  "a:\n  - b\n - c\n",
+  "a: 'unterminated\n",
+  "",
+  "# only a comment\n",
+  "---\n",
+  "- \n- x\n",
+  "{a: , b}\n",
+  "a: &e\nb: *e\n",
+  "a: |",
+];
+
+describe("reading YAML through js-yaml's events", () => {
+  it("reads plain configurations' YAML the fast way, exactly as the library does", () => {
+    for (const text of readFast) expect(compare(text), JSON.stringify(text)).toBe("fast");
+  });
+
+  it("leaves to the library what the two could read differently or only it reports", () => {
+    for (const text of declined) expect(compare(text), JSON.stringify(text)).toBe("declined");
+  });
+
+  it("reads every example configuration and documented file the fast way, as the library does", () => {
+    const directory = `${repoRoot}examples`;
+    const files = readdirSync(directory).filter((name) => /\.ya?ml$/.test(name));
+    expect(files.length).toBeGreaterThan(3);
+    for (const name of files) {
+      expect(compare(readFileSync(`${directory}/${name}`, "utf8")), name).toBe("fast");
+    }
+  });
+
+  it("gives the library's tree for random values written in random styles, then edited", () => {
+    const scalar = fc.oneof(
+      fc.string(),
+      fc.constantFrom("<<", "1.10", "0o17", "~", "True", "-", ":", "#", "a: b", "- x", "'", '"'),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+    );
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        scalar,
+        fc.array(tie("value"), { maxLength: 4 }),
+        fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("<<", "1.10", "a b")), tie("value"), {
+          maxKeys: 4,
+        }),
+      ),
+    }));
+    const style = fc.record({
+      flowLevel: fc.integer({ min: -1, max: 3 }),
+      defaultStringType: fc.constantFrom(
+        "PLAIN",
+        "QUOTE_DOUBLE",
+        "QUOTE_SINGLE",
+        "BLOCK_LITERAL",
+        "BLOCK_FOLDED",
+      ) as fc.Arbitrary<"PLAIN">,
+      defaultKeyType: fc.constantFrom(null, "PLAIN", "QUOTE_DOUBLE") as fc.Arbitrary<null>,
+      indent: fc.integer({ min: 1, max: 4 }),
+      lineWidth: fc.constantFrom(0, 20, 80),
+    });
+    const edit = fc.record({
+      at: fc.nat(),
+      text: fc.constantFrom(
+        "&a ",
+        "*a",
+        "<<: *a\n",
+        " # c\n",
+        "\n",
+        "\r\n",
+        ":",
+        "- ",
+        "? ",
+        "|\n",
+        ">-\n",
+        "  ",
+        "\t",
+        "{",
+        "]",
+        ",",
+        "'",
+        '"',
+        "\\",
+        "---\n",
+      ),
+    });
+    let fast = 0;
+    fc.assert(
+      fc.property(value, style, fc.array(edit, { maxLength: 3 }), (written, options, edits) => {
+        let text = stringify(written, options);
+        for (const { at, text: inserted } of edits) {
+          const where = at % (text.length + 1);
+          text = text.slice(0, where) + inserted + text.slice(where);
+        }
+        if (compare(text) === "fast") fast++;
+      }),
+      runs(20261129, 3000),
+    );
+    expect(fast).toBeGreaterThan(1000);
+  });
+});
