@@ -5,18 +5,16 @@
 //                 same branch protection: the load must report that one duplicate with both positions;
 //   branches    — 20,000 entries naming the same repository, each protecting another branch (the
 //                 conflict check once filtered the entries per branch: quadratic, 21 CPU-seconds).
-// Each case also gives `yaml_parse_s`: the YAML library alone parsing the same text (parseDocument),
-// the floor under which no loader built on it can go; run, as the loader runs it, without
-// `process.env` (which yaml 2 reads once per token: see withoutEnvironment in src/config/source.ts).
+// Each case also gives `yaml_parse_s`: the loader's YAML parser alone reading the same text
+// (bench/_loader-parse.js, which `yaml_parser` names), the floor under which the loader cannot go.
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import console from "node:console";
 import process from "node:process";
-import { parseDocument } from "yaml";
 import { formatConfigError } from "../dist/config/index.js";
-import { withoutEnvironment } from "../dist/config/source.js";
 import { loadDesiredState } from "../dist/engine/desired.js";
+import { parseLikeTheLoader } from "./_loader-parse.js";
 
 const quick = process.argv.includes("--quick");
 const MERGE_ENTRIES = quick ? 1000 : 5000;
@@ -69,13 +67,15 @@ function run(directory, name, text, check) {
   writeFileSync(file, text);
   // The result is checked inside, so none of it is still reachable while the floor is measured.
   const wall = seconds(() => check(loadDesiredState([file], { cwd: directory, env: {} }), file));
-  const floor = seconds(() =>
-    withoutEnvironment(() => parseDocument(text, { version: "1.2", uniqueKeys: false })),
-  );
+  let parser;
+  const floor = seconds(() => {
+    parser = parseLikeTheLoader(text);
+  });
   return {
     bytes: statSync(file).size,
     wall_s: Number(wall.toFixed(3)),
     yaml_parse_s: Number(floor.toFixed(3)),
+    yaml_parser: parser,
   };
 }
 
