@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The seed format as the areas describe it. A seed is an object of top-level lists (`users`,

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { composeSeedSchema } from "../core/seed.js";
 import { GITHUB_AREAS } from "../github/index.js";
 import { GITLAB_AREAS } from "../gitlab/index.js";

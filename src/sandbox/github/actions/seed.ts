@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check, type SeedPath, type SeedView } from "../../core/seed.js";
 import { settingsOf } from "../organization-settings/records.js";
 import type { GithubWorld } from "../world/records.js";

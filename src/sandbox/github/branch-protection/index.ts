@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check, SeedProblem } from "../../core/seed.js";
 import { githubArea } from "../area.js";
 import { worldSeed } from "../world/seed.js";

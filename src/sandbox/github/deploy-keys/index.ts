@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { fail } from "../../core/seed.js";
 import { githubArea } from "../area.js";
 import { deployKeyPermissions } from "./app-permissions.js";

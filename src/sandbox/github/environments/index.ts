@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { fail, login, SEEDED_AT, type SeedPath, timestamp } from "../../core/seed.js";
 import { fillStore, values } from "../actions/seed.js";
 import { storeOf } from "../actions/records.js";

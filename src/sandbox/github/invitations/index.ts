@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check, login, maxOf, timestamp } from "../../core/seed.js";
 import { githubArea } from "../area.js";
 import { invitationPermissions } from "./app-permissions.js";

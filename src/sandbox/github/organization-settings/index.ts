@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { SEEDED_AT, timestamp } from "../../core/seed.js";
 import { githubArea } from "../area.js";
 import { organizationSettingsPermissions } from "./app-permissions.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check, maxOf, SEEDED_AT, type SeedPath, SeedProblem } from "../../core/seed.js";
 import { githubArea } from "../area.js";
 import { rulesetPermissions } from "./app-permissions.js";

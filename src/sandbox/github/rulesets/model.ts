@@ -1,5 +1,5 @@
 import { teamsOf } from "../team/records.js";
-import { z } from "zod";
+import * as z from "zod";
 import { DOCS, HttpError } from "../http.js";
 import {
   type ActorType,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check, login, maxOf, SEEDED_AT, type SeedPath, type SeedView } from "../../core/seed.js";
 import { githubArea } from "../area.js";
 import { type GithubWorld, type Organization, resolveRole } from "../world/records.js";

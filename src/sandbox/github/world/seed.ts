@@ -1,5 +1,5 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import {
   check,
   fail,

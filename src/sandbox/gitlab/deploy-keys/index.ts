@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import { type DeployKey, deployKeysOf, fingerprintsOf, link } from "./records.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check, login, type SeedPath, timestamp } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import { addEpicLink, type Epic, epicsOf, linksOf, storedLink } from "./records.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check, type SeedPath } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import type { Group, Project } from "../world/records.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check, login } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import { accessLevelOf, type Role } from "../world/access-levels.js";

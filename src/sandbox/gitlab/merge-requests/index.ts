@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check, login, SEEDED_AT, timestamp } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import { seededLabels } from "../labels/carried.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import type { GitlabWorld, Group, Project } from "../world/records.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { check, login, maxOf, type SeedPath, timestamp } from "../../core/seed.js";
 import { gitlabArea } from "../area.js";
 import { MEMBER_ROLES } from "./access-levels.js";
