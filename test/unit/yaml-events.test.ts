@@ -1,11 +1,11 @@
 import { readFileSync, readdirSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseAllDocuments, stringify } from "yaml";
+import { parse, parseAllDocuments, stringify } from "yaml";
 import { LIMITS } from "../../src/config/limits.js";
 import { treeFromDocument } from "../../src/config/yaml-document.js";
 import { treeFromEvents } from "../../src/config/yaml-events.js";
-import type { TreeNode } from "../../src/config/yaml-tree.js";
+import { type TreeNode, resolvePlain } from "../../src/config/yaml-tree.js";
 import { repoRoot } from "../helpers/cli.js";
 import { runs } from "../kinds/harness.js";
 
@@ -106,6 +106,26 @@ describe("reading YAML through js-yaml's events", () => {
     expect(files.length).toBeGreaterThan(3);
     for (const name of files) {
       expect(compare(readFileSync(`${directory}/${name}`, "utf8")), name).toBe("fast");
+    }
+  });
+
+  it("resolves plain scalars as the library does, those it skips by their first character too", () => {
+    const resolvable = [
+      ...["", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"],
+      ...["0o17", "12", "-12", "+7", "0x1F", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", ".NAN"],
+      ...["1e3", "1E-3", ".5", "1.", "1.5", "-1.5e+3", "007", "0b11", "1_000", "+", "."],
+    ];
+    // Every printable ASCII character in front of what would otherwise resolve.
+    const printable = Array.from({ length: 95 }, (_, index) => String.fromCharCode(32 + index));
+    const prefixed = printable
+      .filter((character) => !/[ #&*!|>'"%@`,[\]{}:?-]/.test(character))
+      .flatMap((character) =>
+        ["1", "e3", "rue", "ull", "inf", "x1F"].map((rest) => character + rest),
+      );
+    for (const source of [...resolvable, ...prefixed]) {
+      expect(resolvePlain(source, false), JSON.stringify(source)).toEqual(
+        parse(`v: ${source}`, { version: "1.2" }).v,
+      );
     }
   });
 
