@@ -62,7 +62,7 @@ interface Frame {
   node: TreeSeq | TreeMap;
   flow: boolean;
   /** A mapping's key whose value comes next. */
-  key?: TreeNode | null;
+  key?: TreeNode;
 }
 
 class EventReader {
@@ -234,7 +234,7 @@ class EventReader {
     const lineEnd = event.valueStart - 1;
     if (event.valueStart < 1 || this.text[lineEnd] !== "\n") return undefined;
     const lineStart = this.text.lastIndexOf("\n", lineEnd - 1) + 1;
-    let at = Math.max(lineStart, anchorEnd, this.#lastEnd <= lineEnd ? this.#lastEnd : lineStart);
+    let at = Math.max(lineStart, anchorEnd, this.#lastEnd);
     for (; at < lineEnd; at++) {
       const char = this.text[at];
       if (char !== "|" && char !== ">") continue;
