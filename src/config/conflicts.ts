@@ -51,8 +51,11 @@ export class RepositoryConflicts {
 
   add(named: Named): void {
     this.#entries.push(named);
-    if (!this.#names.has(named.key)) this.#names.set(named.key, named.name);
-    const shownName = this.#names.get(named.key)!;
+    let shownName = this.#names.get(named.key);
+    if (shownName === undefined) {
+      shownName = named.name;
+      this.#names.set(named.key, shownName);
+    }
     // Only read: an entry without profiles is its own layer, not worth a copy per entry.
     const layers = named.entry.layers;
     const own = (layers.length === 1 ? layers[0]!.value : mergeLayers(layers)) as Record<

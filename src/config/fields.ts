@@ -19,9 +19,9 @@ import { unknownNameHint } from "./suggest.js";
 export function closed<T extends z.ZodRawShape>(
   shape: T,
   explain: (key: string) => string | undefined = () => undefined,
-) {
   // A key kept only to be refused with its reason (a retired field) is no key to suggest.
-  const known = Object.keys(shape).filter((key) => !refusedKey(shape[key]!));
+  known: readonly string[] = Object.keys(shape).filter((key) => !refusedKey(shape[key]!)),
+) {
   return z.strictObject(shape, {
     error: (issue) =>
       issue.code === "unrecognized_keys"
@@ -36,6 +36,102 @@ export function closed<T extends z.ZodRawShape>(
             )
             .join("\n")
         : undefined,
+  });
+}
+
+/** Past this many sets of written keys, an entry is checked against its whole mapping. */
+const KEY_SETS_KEPT = 256;
+/** What zod's own safeParse gives a schema it runs (src/config/load.ts parses without options). */
+const PARSE_CONTEXT: z.core.ParseContextInternal<z.core.$ZodIssue> = { async: false };
+
+/**
+ * An entry of a list that may hold 100,000 (`repositories`, `projects`), checked as
+ * `closed(shape).superRefine(refine)` would check it (the same issues, paths, messages and
+ * suggestions) but against a mapping of only the keys it writes and the required ones.
+ * `refine` looks at an entry only when it writes one of `refinedKeys`, and runs only then.
+ *
+ * Why: zod's compiled object parser gives every key of its shape a result and an issue list,
+ * written or not. A repository entry has 22 keys and most entries write one or two, so checking
+ * each against the whole mapping was about a quarter of what loading a 2 MB file of entries
+ * allocated (190 of 737 MB, HeapProfiler sampling; docs/scale.md), and its collection much of the
+ * time past parsing (issue #35).
+ *
+ * The entry's mapping is run inside this schema's check, so its issues stay raw and are finalized
+ * once, with the file's, as zod does for any nested schema; a parse of its own per entry would
+ * build an Error per failing entry. Only the loader checks with this: the JSON Schema is drawn
+ * from the whole mapping.
+ */
+export function checkedByWrittenKeys<T extends z.ZodRawShape>(
+  shape: T,
+  refine: (entry: z.output<z.ZodObject<T>>, context: z.core.$RefinementCtx) => void,
+  refinedKeys: ReadonlyArray<keyof T & string>,
+): z.ZodType {
+  const keys = Object.keys(shape);
+  const known = keys.filter((key) => !refusedKey(shape[key]!));
+  // A key whose schema takes no value when it is left out is left out when it is not written.
+  const required = keys.filter((key) => !(shape[key] instanceof z.ZodOptional));
+  // The keys whose values are checked on their own: neither required nor refined as a whole.
+  const alone = keys.flatMap((key, index) =>
+    required.includes(key) || refinedKeys.includes(key) ? [] : [index],
+  );
+  // The mappings and lists each such key's schema has passed: one anchor merged into 50,000
+  // entries is one value (tree-convert.ts, #shared), checked once.
+  const passed = keys.map(() => new WeakSet<object>());
+  const whole = closed(shape, undefined, known).superRefine(refine);
+  const bySet = new Map<string, z.ZodType>();
+  /** Chars below PASSED are keys to check, from PASSED on keys whose value has passed. */
+  const PASSED = 0x100;
+  const build = (id: string): z.ZodType => {
+    const picked: Record<string, z.core.$ZodType> = {};
+    for (const char of id) {
+      const code = char.charCodeAt(0);
+      const key = keys[code % PASSED]!;
+      picked[key] = code >= PASSED ? z.unknown() : shape[key]!;
+    }
+    const mapping = closed(picked, undefined, known);
+    if (!refinedKeys.some((key) => Object.hasOwn(picked, key))) return mapping;
+    // Its output is the whole mapping's without keys that are not written, all optional ones.
+    return mapping.superRefine(refine as (entry: unknown, context: z.core.$RefinementCtx) => void);
+  };
+  const schemaFor = (input: Record<string, unknown>): z.ZodType => {
+    // One character a key, in the shape's order: the id of a set costs no array.
+    let id = "";
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      if (!Object.hasOwn(input, key)) {
+        if (required.includes(key)) id += String.fromCharCode(index);
+        continue;
+      }
+      const value = input[key];
+      const done = typeof value === "object" && value !== null && passed[index]!.has(value);
+      id += String.fromCharCode(done ? PASSED + index : index);
+    }
+    let schema = bySet.get(id);
+    if (schema === undefined) {
+      if (bySet.size >= KEY_SETS_KEPT) return whole;
+      schema = build(id);
+      bySet.set(id, schema);
+    }
+    return schema;
+  };
+  return z.unknown().check((payload) => {
+    const input = payload.value;
+    if (typeof input !== "object" || input === null || Array.isArray(input)) {
+      const checked = whole._zod.run({ value: input, issues: [] }, PARSE_CONTEXT);
+      for (const issue of (checked as z.core.ParsePayload).issues) payload.issues.push(issue);
+      return;
+    }
+    const entry = input as Record<string, unknown>;
+    const checked = schemaFor(entry)._zod.run(
+      { value: entry, issues: [] },
+      PARSE_CONTEXT,
+    ) as z.core.ParsePayload;
+    for (const issue of checked.issues) payload.issues.push(issue);
+    if (checked.issues.length > 0) return;
+    for (const index of alone) {
+      const value = entry[keys[index]!];
+      if (typeof value === "object" && value !== null) passed[index]!.add(value);
+    }
   });
 }
 

@@ -8,7 +8,10 @@ import type { ConfigSpec } from "./spec.js";
  * holds the same bytes.
  */
 export function configJsonSchema(spec: ConfigSpec): Record<string, unknown> {
-  const generated = z.toJSONSchema(fileSchema(spec), { target: "draft-7", io: "input" });
+  const generated = z.toJSONSchema(fileSchema(spec, "describe"), {
+    target: "draft-7",
+    io: "input",
+  });
   const { $schema, ...rest } = generated;
   return {
     $schema,

@@ -121,7 +121,7 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     const source = { ...parsed.source, value };
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
-    const checked = fileSchema(options.spec).safeParse(value);
+    const checked = fileSchema(options.spec, "check").safeParse(value);
     const invalid = checked.success
       ? []
       : known(issuesToErrors(checked.error.issues, source, secretAt));

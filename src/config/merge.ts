@@ -35,24 +35,33 @@ export function setKey(target: Record<string, unknown>, key: string, value: unkn
 export function deepMerge(base: unknown, over: unknown): unknown {
   if (!isPlainObject(base) || !isPlainObject(over)) return copy(over);
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(base)) {
-    if (!Object.hasOwn(over, key)) setKey(result, key, copy(value));
+  // Keys, not entries: merging runs for every entry of a file that may hold 100,000.
+  for (const key of Object.keys(base)) {
+    if (!Object.hasOwn(over, key)) setKey(result, key, copy(base[key]));
   }
-  for (const [key, value] of Object.entries(over)) {
+  for (const key of Object.keys(over)) {
+    const value = over[key];
     setKey(result, key, Object.hasOwn(base, key) ? deepMerge(base[key], value) : copy(value));
   }
   return result;
 }
 
+/** The layers merged in order over an empty mapping: the first one's copy, the rest merged in. */
 export function mergeLayers(layers: readonly Layer[]): unknown {
-  return layers.reduce<unknown>((merged, layer) => deepMerge(merged, layer.value), {});
+  if (layers.length === 0) return {};
+  // deepMerge({}, value) is copy(value), whatever the value.
+  let merged = copy(layers[0]!.value);
+  for (let index = 1; index < layers.length; index++) {
+    merged = deepMerge(merged, layers[index]!.value);
+  }
+  return merged;
 }
 
 function copy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copy);
   if (isPlainObject(value)) {
     const result: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) setKey(result, key, copy(child));
+    for (const key of Object.keys(value)) setKey(result, key, copy(value[key]));
     return result;
   }
   return value;

@@ -406,10 +406,11 @@ class Resolver {
       written.sort((a, b) => settingOrder.get(a)! - settingOrder.get(b)!);
     }
     for (const key of written) own[key] = (entry as Record<string, unknown>)[key];
-    const layers: SettingsLayer[] = [
-      ...this.#profileLayers(scope, source, entry.profiles, path),
-      { label: "entry", source, path, value: own },
-    ];
+    const ownLayer: SettingsLayer = { label: "entry", source, path, value: own };
+    const layers: SettingsLayer[] =
+      entry.profiles === undefined
+        ? [ownLayer]
+        : [...this.#profileLayers(scope, source, entry.profiles, path), ownLayer];
     const defaults = this.defaults[scope];
     const all = defaults.length === 0 ? layers : [...defaults, ...layers];
     const ownerType = "owner_type" in entry ? (entry as RepositoryInput).owner_type : undefined;
@@ -432,10 +433,9 @@ class Resolver {
   #profileLayers(
     scope: SelectingScope,
     source: SourceFile,
-    names: readonly string[] | undefined,
+    names: readonly string[],
     path: Path,
   ): SettingsLayer[] {
-    if (names === undefined) return [];
     const profiles = this.profiles[scope];
     const found: SettingsLayer[] = [];
     const listed = new Set<string>();

@@ -9,6 +9,7 @@
  */
 import * as z from "zod";
 import {
+  checkedByWrittenKeys,
   closed,
   httpUrl,
   PROJECT_SELECTOR,
@@ -148,95 +149,120 @@ const propertyValue = z.union([
   z.array(propertyText).min(1, { error: "list at least one value" }),
 ]);
 
-function repositoryEntry(spec: ConfigSpec) {
-  return closed({
-    name: z
-      .string()
-      .regex(REPOSITORY_SELECTOR, {
-        error: 'expected "owner/repo" or a glob over one owner such as "acme/*" or "acme/svc-*"',
-      })
-      .describe(
-        'The repository, "owner/repo", or a glob over one owner\'s repositories such as "acme/*".',
-      ),
-    exclude: z
-      .array(
-        z.string().regex(REPOSITORY_SELECTOR, {
-          error: 'expected "owner/repo" or a glob such as "acme/legacy-*"',
-        }),
-      )
-      .optional()
-      .describe("Repositories (globs allowed) that a glob name must not select."),
-    where: closed({
-      properties: z
-        .record(
-          z.string().regex(PROPERTY_NAME, {
-            error: "expected a custom property name: letters, digits, _, -, $ and #, at most 75",
-          }),
-          propertyValue,
-        )
-        .refine((wanted) => Object.keys(wanted).length > 0, {
-          error: "name at least one custom property",
+/**
+ * What a schema is for: describing the file (the JSON Schema) or checking one (the loader, which
+ * checks a list's entries by the keys they write: `checkedByWrittenKeys`).
+ */
+export type SchemaUse = "describe" | "check";
+
+/** `refine` looks at an entry only when it writes one of `refinedKeys`. */
+function listEntry<T extends z.ZodRawShape>(
+  use: SchemaUse,
+  shape: T,
+  refinedKeys: ReadonlyArray<keyof T & string>,
+  refine: (entry: z.output<z.ZodObject<T>>, context: z.core.$RefinementCtx) => void,
+): z.ZodType {
+  return use === "check"
+    ? checkedByWrittenKeys(shape, refine, refinedKeys)
+    : closed(shape).superRefine(refine);
+}
+
+function repositoryEntry(spec: ConfigSpec, use: SchemaUse) {
+  return listEntry(
+    use,
+    {
+      name: z
+        .string()
+        .regex(REPOSITORY_SELECTOR, {
+          error: 'expected "owner/repo" or a glob over one owner such as "acme/*" or "acme/svc-*"',
         })
         .describe(
-          "Custom properties the repository must have, by name (case-insensitive): a value, or a list of values any of which will do; a multi-select property matches when it holds one of them.",
+          'The repository, "owner/repo", or a glob over one owner\'s repositories such as "acme/*".',
         ),
-    })
-      .optional()
-      .describe(
-        "What a repository of a glob name must also be: read from the organization's custom property values.",
-      ),
-    target: targetReference("github"),
-    owner_type: z
-      .enum(["organization", "user"])
-      .optional()
-      .describe(
-        "Who owns the repository, when known; user enables the checks for personal repositories.",
-      ),
-    profiles: z
-      .array(targetName)
-      .optional()
-      .describe("Profiles applied in order, after defaults and before this entry's own settings."),
-    ...settingsShape(spec, "repository"),
-  }).superRefine((entry, context) => {
-    // Every rule below is about where or exclude; most entries write neither.
-    if (entry.where === undefined && entry.exclude === undefined) return;
-    const glob = /[*?[]/.test(entry.name);
-    if (entry.where !== undefined && !glob) {
-      context.addIssue({
-        code: "custom",
-        path: ["where"],
-        message: `where is only for glob names; ${entry.name} names one repository`,
-      });
-    }
-    const seen = new Set<string>();
-    for (const property of Object.keys(entry.where?.properties ?? {})) {
-      if (seen.has(property.toLowerCase())) {
+      exclude: z
+        .array(
+          z.string().regex(REPOSITORY_SELECTOR, {
+            error: 'expected "owner/repo" or a glob such as "acme/legacy-*"',
+          }),
+        )
+        .optional()
+        .describe("Repositories (globs allowed) that a glob name must not select."),
+      where: closed({
+        properties: z
+          .record(
+            z.string().regex(PROPERTY_NAME, {
+              error: "expected a custom property name: letters, digits, _, -, $ and #, at most 75",
+            }),
+            propertyValue,
+          )
+          .refine((wanted) => Object.keys(wanted).length > 0, {
+            error: "name at least one custom property",
+          })
+          .describe(
+            "Custom properties the repository must have, by name (case-insensitive): a value, or a list of values any of which will do; a multi-select property matches when it holds one of them.",
+          ),
+      })
+        .optional()
+        .describe(
+          "What a repository of a glob name must also be: read from the organization's custom property values.",
+        ),
+      target: targetReference("github"),
+      owner_type: z
+        .enum(["organization", "user"])
+        .optional()
+        .describe(
+          "Who owns the repository, when known; user enables the checks for personal repositories.",
+        ),
+      profiles: z
+        .array(targetName)
+        .optional()
+        .describe(
+          "Profiles applied in order, after defaults and before this entry's own settings.",
+        ),
+      ...settingsShape(spec, "repository"),
+    },
+    ["where", "exclude"],
+    (entry, context) => {
+      // Every rule below is about where or exclude (its refinedKeys); most entries write neither.
+      if (entry.where === undefined && entry.exclude === undefined) return;
+      const glob = /[*?[]/.test(entry.name);
+      if (entry.where !== undefined && !glob) {
         context.addIssue({
           code: "custom",
-          path: ["where", "properties", property],
-          message: `custom property ${property} is named twice (names are case-insensitive)`,
+          path: ["where"],
+          message: `where is only for glob names; ${entry.name} names one repository`,
         });
       }
-      seen.add(property.toLowerCase());
-    }
-    if (entry.exclude !== undefined && !glob) {
-      context.addIssue({
-        code: "custom",
-        path: ["exclude"],
-        message: `exclude is only for glob names; ${entry.name} names one repository`,
-      });
-    }
-    const owner = entry.name.split("/")[0]!.toLowerCase();
-    for (const [index, excluded] of (entry.exclude ?? []).entries()) {
-      if (glob && excluded.split("/")[0]!.toLowerCase() !== owner) {
+      const seen = new Set<string>();
+      for (const property of Object.keys(entry.where?.properties ?? {})) {
+        if (seen.has(property.toLowerCase())) {
+          context.addIssue({
+            code: "custom",
+            path: ["where", "properties", property],
+            message: `custom property ${property} is named twice (names are case-insensitive)`,
+          });
+        }
+        seen.add(property.toLowerCase());
+      }
+      if (entry.exclude !== undefined && !glob) {
         context.addIssue({
           code: "custom",
-          path: ["exclude", index],
-          message: `exclude must name repositories of ${entry.name.split("/")[0]}, the owner the name selects`,
+          path: ["exclude"],
+          message: `exclude is only for glob names; ${entry.name} names one repository`,
         });
       }
-    }
-  });
+      const owner = entry.name.split("/")[0]!.toLowerCase();
+      for (const [index, excluded] of (entry.exclude ?? []).entries()) {
+        if (glob && excluded.split("/")[0]!.toLowerCase() !== owner) {
+          context.addIssue({
+            code: "custom",
+            path: ["exclude", index],
+            message: `exclude must name repositories of ${entry.name.split("/")[0]}, the owner the name selects`,
+          });
+        }
+      }
+    },
+  );
 }
 
 /** The group a project glob lists (its literal segments) and the glob below it. */
@@ -251,57 +277,62 @@ export function projectGlobParts(selector: string): { root: string; pattern: str
 
 const isGlob = (name: string) => /[*?[]/.test(name);
 
-function projectEntry(spec: ConfigSpec) {
-  return closed({
-    project: z
-      .union([
-        z.int().positive(),
-        z.string().regex(PROJECT_SELECTOR, {
-          error:
-            'expected a numeric id, a full path such as "acme/api", or a glob over a group\'s projects such as "acme/*" or "acme/**"',
-        }),
-      ])
-      .describe(
-        'The project: its numeric id, its full path ("acme/platform/api"), or a glob over a group\'s projects: "acme/*" (the group\'s own), "acme/**" (its subgroups\' too), "acme/platform/svc-*".',
-      ),
-    exclude: z
-      .array(
-        z.string().regex(PROJECT_SELECTOR, {
-          error: 'expected a full path or a glob such as "acme/legacy-*"',
-        }),
-      )
-      .optional()
-      .describe("Projects (globs allowed) that a glob must not select, by full path."),
-    target: targetReference("gitlab"),
-    profiles: z
-      .array(targetName)
-      .optional()
-      .describe(
-        "Project profiles (project_profiles) applied in order, after project_defaults and before this entry's own settings.",
-      ),
-    ...settingsShape(spec, "project"),
-  }).superRefine((entry, context) => {
-    if (entry.exclude === undefined) return;
-    const selected = String(entry.project);
-    if (!isGlob(selected)) {
-      context.addIssue({
-        code: "custom",
-        path: ["exclude"],
-        message: `exclude is only for globs; ${selected} names one project`,
-      });
-      return;
-    }
-    const { root } = projectGlobParts(selected);
-    for (const [index, excluded] of entry.exclude.entries()) {
-      if (!excluded.toLowerCase().startsWith(`${root.toLowerCase()}/`)) {
+function projectEntry(spec: ConfigSpec, use: SchemaUse) {
+  return listEntry(
+    use,
+    {
+      project: z
+        .union([
+          z.int().positive(),
+          z.string().regex(PROJECT_SELECTOR, {
+            error:
+              'expected a numeric id, a full path such as "acme/api", or a glob over a group\'s projects such as "acme/*" or "acme/**"',
+          }),
+        ])
+        .describe(
+          'The project: its numeric id, its full path ("acme/platform/api"), or a glob over a group\'s projects: "acme/*" (the group\'s own), "acme/**" (its subgroups\' too), "acme/platform/svc-*".',
+        ),
+      exclude: z
+        .array(
+          z.string().regex(PROJECT_SELECTOR, {
+            error: 'expected a full path or a glob such as "acme/legacy-*"',
+          }),
+        )
+        .optional()
+        .describe("Projects (globs allowed) that a glob must not select, by full path."),
+      target: targetReference("gitlab"),
+      profiles: z
+        .array(targetName)
+        .optional()
+        .describe(
+          "Project profiles (project_profiles) applied in order, after project_defaults and before this entry's own settings.",
+        ),
+      ...settingsShape(spec, "project"),
+    },
+    ["exclude"],
+    (entry, context) => {
+      if (entry.exclude === undefined) return;
+      const selected = String(entry.project);
+      if (!isGlob(selected)) {
         context.addIssue({
           code: "custom",
-          path: ["exclude", index],
-          message: `exclude must name projects of ${root}, the group the glob lists`,
+          path: ["exclude"],
+          message: `exclude is only for globs; ${selected} names one project`,
         });
+        return;
       }
-    }
-  });
+      const { root } = projectGlobParts(selected);
+      for (const [index, excluded] of entry.exclude.entries()) {
+        if (!excluded.toLowerCase().startsWith(`${root.toLowerCase()}/`)) {
+          context.addIssue({
+            code: "custom",
+            path: ["exclude", index],
+            message: `exclude must name projects of ${root}, the group the glob lists`,
+          });
+        }
+      }
+    },
+  );
 }
 
 function sectionSchema(section: SectionSpec): z.ZodType {
@@ -358,11 +389,14 @@ const GROUP_DESCRIPTIONS: Record<string, string> = {
   audits: "Reports that change nothing.",
 };
 
-const built = new WeakMap<ConfigSpec, z.ZodType>();
+const built: Record<SchemaUse, WeakMap<ConfigSpec, z.ZodType>> = {
+  describe: new WeakMap(),
+  check: new WeakMap(),
+};
 
 /** The schema of one desired-state file with the kinds' keys and sections. */
-export function fileSchema(spec: ConfigSpec): z.ZodType {
-  const cached = built.get(spec);
+export function fileSchema(spec: ConfigSpec, use: SchemaUse): z.ZodType {
+  const cached = built[use].get(spec);
   if (cached !== undefined) return cached;
   const settings = closed(settingsShape(spec, "repository"));
   const projectSettings = closed(settingsShape(spec, "project"));
@@ -380,7 +414,7 @@ export function fileSchema(spec: ConfigSpec): z.ZodType {
       .optional()
       .describe("Named settings that repository entries apply with profiles:, after defaults."),
     repositories: z
-      .array(repositoryEntry(spec).describe("Settings for one repository or a glob of them."))
+      .array(repositoryEntry(spec, use).describe("Settings for one repository or a glob of them."))
       .optional()
       .describe("Repository settings, per repository or glob of repositories."),
     project_defaults: projectSettings
@@ -393,7 +427,7 @@ export function fileSchema(spec: ConfigSpec): z.ZodType {
         "Named settings that project entries apply with profiles:, after project_defaults.",
       ),
     projects: z
-      .array(projectEntry(spec).describe("Settings for one GitLab project or a glob of them."))
+      .array(projectEntry(spec, use).describe("Settings for one GitLab project or a glob of them."))
       .optional()
       .describe("GitLab project settings, per project or glob of a group's projects."),
     removal_limit: removalLimit
@@ -403,7 +437,7 @@ export function fileSchema(spec: ConfigSpec): z.ZodType {
       ),
     ...sectionsShape(spec),
   });
-  built.set(spec, schema);
+  built[use].set(spec, schema);
   return schema;
 }
 

@@ -35,7 +35,8 @@ export function wrapSecrets(value: unknown, env: Env, secretAt: SecretAt): unkno
     }
     if (isPlainObject(node)) {
       let copy: Record<string, unknown> | undefined;
-      for (const [child, inner] of Object.entries(node)) {
+      for (const child of Object.keys(node)) {
+        const inner = node[child];
         path.push(child);
         const wrapped = walk(inner);
         path.pop();

@@ -39,6 +39,7 @@ class Converter {
   readonly errors: ConfigError[] = [];
   #aliasValues = 0;
   readonly #shapes = new Map<TreeNode, Shape>();
+  readonly #sharedValues = new Map<TreeNode, unknown>();
   /** The key path of the node being converted; copied only when an error is recorded. */
   readonly #path: Array<string | number> = [];
 
@@ -114,9 +115,26 @@ class Converter {
     return shape;
   }
 
+  /**
+   * An alias's target, converted once: every alias of an anchor, and every merge of it, gets the
+   * same value, as the YAML library's `toJS` gives an alias its anchor's value. A file of 50,000
+   * entries merging one anchor holds one copy of it, not 50,000, and a schema that has checked it
+   * once need not again (`checkedByWrittenKeys`). A conversion with errors is not kept, so each
+   * use reports them at its own path.
+   */
+  #shared(target: TreeNode | undefined): unknown {
+    if (target === undefined || target.kind === "scalar") return this.#convert(target);
+    const known = this.#sharedValues.get(target);
+    if (known !== undefined) return known;
+    const errors = this.errors.length;
+    const value = this.#convert(target);
+    if (this.errors.length === errors) this.#sharedValues.set(target, value);
+    return value;
+  }
+
   #convert(node: TreeNode | null | undefined): unknown {
     if (node === null || node === undefined) return null;
-    if (node.kind === "alias") return this.#convert(this.index.target(node));
+    if (node.kind === "alias") return this.#shared(this.index.target(node));
     if (node.tag !== undefined && !PLAIN_TAGS.has(node.tag)) {
       this.#at(
         node,
@@ -190,7 +208,7 @@ class Converter {
         );
         return;
       }
-      const merged = this.#convert(source) as Record<string, unknown>;
+      const merged = this.#shared(source) as Record<string, unknown>;
       for (const [key, inner] of Object.entries(merged)) {
         if (!Object.hasOwn(result, key)) setKey(result, key, inner);
       }

@@ -65,7 +65,7 @@ export class TreeIndex {
   }
 
   /** The pair of `map` written with `key` (the first, if repeated), or one a merge key brings in. */
-  pair(map: TreeMap, key: string, visiting = new Set<TreeMap>()): TreePair | undefined {
+  pair(map: TreeMap, key: string, visiting?: Set<TreeMap>): TreePair | undefined {
     let pairs = this.#pairs.get(map);
     if (pairs === undefined) {
       pairs = new Map();
@@ -76,9 +76,13 @@ export class TreeIndex {
       this.#pairs.set(map, pairs);
     }
     const own = pairs.get(key);
-    if (own !== undefined || visiting.has(map)) return own;
+    if (own !== undefined || visiting?.has(map) === true) return own;
+    const sources = this.mergeSources(map);
+    if (sources.length === 0) return undefined;
+    // Made only where a merge key is followed: every entry's position is looked up, and few merge.
+    visiting ??= new Set();
     visiting.add(map);
-    for (const source of this.mergeSources(map)) {
+    for (const source of sources) {
       const found = this.pair(source, key, visiting);
       if (found !== undefined) return found;
     }

@@ -10,6 +10,7 @@ import {
 import {
   type TreeMap,
   type TreeNode,
+  type TreeScalar,
   type TreeSeq,
   UnresolvedScalar,
   resolvePlain,
@@ -70,12 +71,16 @@ class EventReader {
   readonly #stack: Frame[] = [];
   /** Where the last scalar or alias ended: what an empty value or a block scalar's header follows. */
   #lastEnd = 0;
+  /** The last fast plain scalar read as a value ([0]) and as a key ([1]). */
+  readonly #lastPlain: Array<TreeScalar | undefined> = [undefined, undefined];
 
   constructor(private readonly text: string) {}
 
   read(events: readonly Event[]): TreeNode | undefined {
     let documents = 0;
-    for (const event of events) {
+    // Indexed: a 2 MB file is half a million events, and the loop runs before it is optimized.
+    for (let index = 0; index < events.length; index++) {
+      const event = events[index]!;
       switch (event.type) {
         case EVENT_ID.DOCUMENT:
           if (++documents > 1 || event.directives.length > 0) return undefined;
@@ -199,9 +204,11 @@ class EventReader {
       }
     }
     this.#lastEnd = end;
-    const source = event.valueStart < 0 ? "" : getScalarValue(this.text, event);
     const plain = event.style === SCALAR_STYLE.PLAIN;
-    return {
+    const repeated = plain && event.fast ? this.#repeated(event, atKey) : undefined;
+    if (repeated !== undefined) return { ...repeated, offset, anchor };
+    const source = event.valueStart < 0 ? "" : getScalarValue(this.text, event);
+    const node: TreeScalar = {
       kind: "scalar",
       offset,
       anchor,
@@ -210,6 +217,21 @@ class EventReader {
       text: source,
       plain,
     };
+    if (plain && event.fast) this.#lastPlain[atKey ? 1 : 0] = node;
+    return node;
+  }
+
+  /**
+   * The last plain scalar read in the same place (a key, or a value) when this one's text is the
+   * same: a file of 100,000 entries writes `name:` 100,000 times, and its text and resolved value
+   * are then one string, not one each, compared where it stands in the file.
+   */
+  #repeated(event: ScalarEvent, atKey: boolean): TreeScalar | undefined {
+    const last = this.#lastPlain[atKey ? 1 : 0];
+    if (last === undefined || last.text.length !== event.valueEnd - event.valueStart) {
+      return undefined;
+    }
+    return this.text.startsWith(last.text, event.valueStart) ? last : undefined;
   }
 
   /**
