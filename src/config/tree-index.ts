@@ -7,6 +7,9 @@ import type { TreeAlias, TreeMap, TreeNode, TreePair } from "./yaml-tree.js";
  * document on every call (as the YAML library's `Alias.resolve` does) made a file with thousands
  * of aliases (or merge keys) quadratic.
  */
+/** Mappings of at most this many pairs are scanned for a key rather than indexed. */
+const SCANNED_PAIRS = 8;
+
 export class TreeIndex {
   /** Every alias in a value position, in document order, with the key path it sits at. */
   readonly aliases: Array<{ alias: TreeAlias; path: Path }> = [];
@@ -66,16 +69,7 @@ export class TreeIndex {
 
   /** The pair of `map` written with `key` (the first, if repeated), or one a merge key brings in. */
   pair(map: TreeMap, key: string, visiting?: Set<TreeMap>): TreePair | undefined {
-    let pairs = this.#pairs.get(map);
-    if (pairs === undefined) {
-      pairs = new Map();
-      for (const pair of map.pairs) {
-        if (pair.key?.kind !== "scalar") continue;
-        if (!pairs.has(pair.key.text)) pairs.set(pair.key.text, pair);
-      }
-      this.#pairs.set(map, pairs);
-    }
-    const own = pairs.get(key);
+    const own = this.#ownPair(map, key);
     if (own !== undefined || visiting?.has(map) === true) return own;
     const sources = this.mergeSources(map);
     if (sources.length === 0) return undefined;
@@ -87,6 +81,28 @@ export class TreeIndex {
       if (found !== undefined) return found;
     }
     return undefined;
+  }
+
+  /** The pair `map` writes itself with `key` (the first, if repeated). */
+  #ownPair(map: TreeMap, key: string): TreePair | undefined {
+    // A short mapping is scanned: an index of its own for each of 100,000 entries of two keys
+    // cost more than it saved.
+    if (map.pairs.length <= SCANNED_PAIRS) {
+      for (const pair of map.pairs) {
+        if (pair.key?.kind === "scalar" && pair.key.text === key) return pair;
+      }
+      return undefined;
+    }
+    let pairs = this.#pairs.get(map);
+    if (pairs === undefined) {
+      pairs = new Map();
+      for (const pair of map.pairs) {
+        if (pair.key?.kind !== "scalar") continue;
+        if (!pairs.has(pair.key.text)) pairs.set(pair.key.text, pair);
+      }
+      this.#pairs.set(map, pairs);
+    }
+    return pairs.get(key);
   }
 
   /** The mappings `<<` keys of `map` merge in, in order (the first one wins a key). */
