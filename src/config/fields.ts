@@ -39,6 +39,11 @@ export function closed<T extends z.ZodRawShape>(
   });
 }
 
+/**
+ * A set of written keys is named by one character a key: its index in the shape below PASSED,
+ * PASSED + its index for a key whose value has passed its schema before.
+ */
+const PASSED = 0x100;
 /** Past this many sets of written keys, an entry is checked against its whole mapping. */
 const KEY_SETS_KEPT = 256;
 /** What zod's own safeParse gives a schema it runs (src/config/load.ts parses without options). */
@@ -67,6 +72,7 @@ export function checkedByWrittenKeys<T extends z.ZodRawShape>(
   refinedKeys: ReadonlyArray<keyof T & string>,
 ): z.ZodType {
   const keys = Object.keys(shape);
+  if (keys.length >= PASSED) throw new Error(`a list entry of ${keys.length} keys`);
   const known = keys.filter((key) => !refusedKey(shape[key]!));
   // A key whose schema takes no value when it is left out is left out when it is not written.
   const required = keys.filter((key) => !(shape[key] instanceof z.ZodOptional));
@@ -79,8 +85,6 @@ export function checkedByWrittenKeys<T extends z.ZodRawShape>(
   const passed = keys.map(() => new WeakSet<object>());
   const whole = closed(shape, undefined, known).superRefine(refine);
   const bySet = new Map<string, z.ZodType>();
-  /** Chars below PASSED are keys to check, from PASSED on keys whose value has passed. */
-  const PASSED = 0x100;
   const build = (id: string): z.ZodType => {
     const picked: Record<string, z.core.$ZodType> = {};
     for (const char of id) {
