@@ -92,10 +92,10 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     if (content === undefined) continue;
     const parsed = parseSource(file.display, content);
     if (!parsed.ok) {
-      errors.push(...parsed.errors);
+      addAll(errors, parsed.errors);
       continue;
     }
-    errors.push(...parsed.problems);
+    addAll(errors, parsed.problems);
     const { value, problems, sensitive, secrets, names, unresolved } = interpolate(
       parsed.source.value,
       options.env,
@@ -125,7 +125,7 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     const invalid = checked.success
       ? []
       : known(issuesToErrors(checked.error.issues, source, secretAt));
-    errors.push(...invalid);
+    addAll(errors, invalid);
     if (invalid.length === 0 && problems.length === 0 && parsed.problems.length === 0) {
       valid.push({ source, data: wrapSecrets(value, options.env, secretAt) as ConfigFile });
     }
@@ -139,6 +139,14 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   const problems = known(resolved.errors);
   if (problems.length > 0) return failed(sortErrors(masked(problems), order));
   return { ok: true, state: resolved.state, variables: [...variables] };
+}
+
+/**
+ * Appends one at a time: a file may have hundreds of thousands of problems (a duplicate key on
+ * every line), and spreading them into one push() call puts each on the stack, past its size.
+ */
+function addAll<T>(list: T[], more: readonly T[]): void {
+  for (const item of more) list.push(item);
 }
 
 /** A failed load: its first errors in full and a count of the rest, with how many there are. */

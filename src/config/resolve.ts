@@ -110,7 +110,8 @@ class Resolver {
         ),
       );
       for (const section of this.spec.sections) {
-        sections.push(...this.#section(source, data, section, seen));
+        // One at a time: a section's list may be long enough to overflow the stack as arguments.
+        for (const entry of this.#section(source, data, section, seen)) sections.push(entry);
       }
     }
     const removalLimit = this.#removalLimit();

@@ -156,6 +156,19 @@ describe("a file with thousands of problems", () => {
     expect(planned).toEqual({ ok: false, errors: loaded.errors, problems: KEYS });
   });
 
+  it("counts more problems than one call's arguments can hold", () => {
+    // 150,000 empty keys, a problem each: spread into one push(), they overflowed the stack.
+    const lines = 150_000;
+    const text = ["version: 1", "defaults:", ...Array(lines).fill("  :"), ""].join("\n");
+    const loaded = loadFiles({ "many.yaml": text });
+    expect(loaded.ok ? undefined : loaded.problems).toBe(lines);
+    if (!loaded.ok) {
+      expect(formatConfigError(loaded.errors[0]!)).toBe(
+        "many.yaml:3:3: defaults: keys must be plain strings",
+      );
+    }
+  });
+
   it("lists every problem up to 101, since a line counting one would say no less", () => {
     const load = (keys: number) => loadFiles({ "many.yaml": manyUnknown(keys) });
     const at101 = load(ERRORS_LISTED + 1);
