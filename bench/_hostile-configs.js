@@ -56,5 +56,11 @@ export function hostileConfigs(bytes = MAX_BYTES) {
       (i) => `  - {name: acme/r${pad(i)}, settings: {description: "\${UNSET_${pad(i)}}"}}`,
       bytes,
     ),
+    // Shapes js-yaml's events are declined for, so the YAML library parses them, each with two
+    // problems an entry: an explicit key (missing name, unknown key), an empty entry.
+    "explicit-keys": fill(["version: 1", "repositories:"], () => "  - ? a", bytes),
+    "empty-entries": fill(["version: 1", "repositories:"], () => "  - ", bytes),
+    // One error, nesting too deep, after the whole file is tokenized.
+    "deep-flow": `version: 1\nrepositories: ${"[".repeat(bytes - 30)}\n`,
   };
 }

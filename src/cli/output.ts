@@ -91,8 +91,8 @@ const WRITE_BYTES = 64 * 1024;
 
 /**
  * Chunks joined into pieces of about WRITE_BYTES. A JSON plan comes one change at a time, and
- * writing each was one system call per change: 3,000 for a plan of 1,000 repositories, about a
- * tenth of a second (bench/plan-1k.js). A piece still holds only a few changes.
+ * writing each was one system call per change: about 4,000 for a plan of 1,000 repositories
+ * (bench/plan-1k.js), a few hundredths of a second. A piece still holds only a few changes.
  */
 function* batched(chunks: Iterable<string>): Generator<string> {
   let held: string[] = [];

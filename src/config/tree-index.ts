@@ -1,15 +1,15 @@
 import type { Path } from "./errors.js";
 import type { TreeAlias, TreeMap, TreeNode, TreePair } from "./yaml-tree.js";
 
-/**
- * Where every alias points (found in one pass over the document) and which pair holds each key (a
- * mapping's keys are indexed the first time one is asked for). Resolving an alias by walking the
- * document on every call (as the YAML library's `Alias.resolve` does) made a file with thousands
- * of aliases (or merge keys) quadratic.
- */
 /** Mappings of at most this many pairs are scanned for a key rather than indexed. */
 const SCANNED_PAIRS = 8;
 
+/**
+ * Where every alias points (found in one pass over the document) and which pair holds each key (a
+ * longer mapping's keys are indexed the first time one is asked for). Resolving an alias by walking the
+ * document on every call (as the YAML library's `Alias.resolve` does) made a file with thousands
+ * of aliases (or merge keys) quadratic.
+ */
 export class TreeIndex {
   /** Every alias in a value position, in document order, with the key path it sits at. */
   readonly aliases: Array<{ alias: TreeAlias; path: Path }> = [];
