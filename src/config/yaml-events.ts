@@ -6,6 +6,7 @@ import {
   type ScalarEvent,
   getScalarValue,
   parseEvents,
+  YAMLException,
 } from "js-yaml";
 import {
   type TreeMap,
@@ -43,12 +44,21 @@ import {
  *   or one with an anchor), and a plain scalar the library's own tags refuse to resolve.
  * test/unit/yaml-events.test.ts holds the two readings equal on random documents.
  */
-export function treeFromEvents(text: string, maxDepth: number): TreeNode | undefined {
+export function treeFromEvents(
+  text: string,
+  maxDepth: number,
+  /** Told where js-yaml stopped, when it stopped for nesting past `maxDepth`. */
+  onTooDeep?: (offset: number) => void,
+): TreeNode | undefined {
   if (/\t|\r(?!\n)|^[ ]*[\]}]/m.test(text)) return undefined;
   let events: Event[];
   try {
     events = parseEvents(text, { maxDepth });
-  } catch {
+  } catch (error) {
+    // js-yaml counts every node, scalars too, so it stops at or before the YAML library's limit.
+    if (error instanceof YAMLException && error.reason.startsWith("nesting exceeded maxDepth")) {
+      if (error.mark !== undefined) onTooDeep?.(error.mark.position);
+    }
     return undefined;
   }
   try {

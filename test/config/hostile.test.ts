@@ -1,11 +1,14 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ERRORS_LISTED, formatConfigError } from "../../src/config/errors.js";
 import { LIMITS } from "../../src/config/limits.js";
+import { parseSource } from "../../src/config/source.js";
 import { loadDesiredState, plan } from "../../src/index.js";
 import { runInProcess } from "../helpers/cli.js";
+import { runs } from "../kinds/harness.js";
 import { errorLines, loadFiles, stateOf } from "./helpers.js";
 
 /** Input built to exhaust the loader is refused quickly, with one positioned error. */
@@ -55,6 +58,49 @@ describe("hostile YAML", () => {
     expect(errors).toEqual([
       `deep.yaml:2:${3 + LIMITS.maxDepth}: nesting is deeper than ${LIMITS.maxDepth} levels`,
     ]);
+  });
+
+  it("finds nesting too deep where js-yaml stops, as reading the whole file finds it", () => {
+    // Levels of block mappings and lists, then of flow collections, some of them written as a
+    // block mapping's key; whatever the depth, the error (or none) must be the one the YAML
+    // library gives reading all of the file, which a tab in a first comment line makes it do.
+    const level = fc.constantFrom("[", "[a, ", "{k: ", "{a: 1, k: ", "&x [", "[\n  ");
+    const block = fc.constantFrom("map", "list");
+    const document = fc
+      .record({
+        blocks: fc.array(block, { maxLength: 40, size: "max" }),
+        // Around the limit: arrays of the default size would rarely nest 64 deep.
+        flows: fc
+          .integer({ min: 30, max: 90 })
+          .chain((length) => fc.array(level, { minLength: length, maxLength: length })),
+        asKey: fc.boolean(),
+        after: fc.constantFrom("", "# done\n", "y: 1\n", "y: [[[]]]\n"),
+      })
+      .map(({ blocks, flows, asKey, after }) => {
+        let text = "version: 1\nx:\n";
+        let indent = "  ";
+        for (const kind of blocks) {
+          text += kind === "map" ? `${indent}k:\n` : `${indent}-\n`;
+          indent += "  ";
+        }
+        const closers = flows.map((open) => (open.includes("{") ? "}" : "]")).reverse();
+        const flow = `${flows.join("")}z${closers.join("")}`;
+        text += asKey ? `${indent}${flow}: v\n` : `${indent}${flow}\n`;
+        return text + after;
+      });
+    const tooDeep = (text: string, shift: number) => {
+      const parsed = parseSource("d.yaml", text);
+      const error = parsed.ok
+        ? undefined
+        : parsed.errors.find((e) => e.message.startsWith("nesting"));
+      return error === undefined ? undefined : [error.line - shift, error.column];
+    };
+    fc.assert(
+      fc.property(document, (text) => {
+        expect(tooDeep(text, 0)).toEqual(tooDeep(`#\t\n${text}`, 1));
+      }),
+      runs(20261131, 300),
+    );
   });
 
   it("refuses deep block nesting", () => {
