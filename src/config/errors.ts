@@ -91,21 +91,37 @@ export function listedErrors(sorted: readonly ConfigError[]): ConfigError[] {
   ];
 }
 
-/** Orders errors by position and drops exact repeats (a rule checked per layer and after merging). */
+/**
+ * Orders errors by position and drops exact repeats (a rule checked per layer and after merging).
+ * Repeats share a position, so they are looked for among the errors at one place once sorted: a
+ * file with a problem on each of 500,000 lines made a string of every error to find them.
+ */
 export function sortErrors(errors: ConfigError[], fileOrder: readonly string[]): ConfigError[] {
   const rank = new Map(fileOrder.map((file, index) => [file, index]));
-  const seen = new Set<string>();
-  const unique = errors.filter((error) => {
-    const key = formatConfigError(error);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  return unique.sort(
-    (a, b) =>
-      (rank.get(a.file) ?? Number.MAX_SAFE_INTEGER) -
-        (rank.get(b.file) ?? Number.MAX_SAFE_INTEGER) ||
-      a.line - b.line ||
-      a.column - b.column,
+  const ranked = errors.map((error) => ({
+    error,
+    rank: rank.get(error.file) ?? Number.MAX_SAFE_INTEGER,
+  }));
+  // Stable: errors at one place keep the order they were found in.
+  ranked.sort(
+    (a, b) => a.rank - b.rank || a.error.line - b.error.line || a.error.column - b.error.column,
   );
+  const sorted: ConfigError[] = [];
+  let placeStart = 0;
+  for (const { error } of ranked) {
+    const last = sorted[sorted.length - 1];
+    if (last === undefined || !samePlace(last, error)) placeStart = sorted.length;
+    else if (sorted.slice(placeStart).some((kept) => sameText(kept, error))) continue;
+    sorted.push(error);
+  }
+  return sorted;
+}
+
+function samePlace(a: ConfigError, b: ConfigError): boolean {
+  return a.file === b.file && a.line === b.line && a.column === b.column;
+}
+
+/** Repeats are errors that print the same. */
+function sameText(a: ConfigError, b: ConfigError): boolean {
+  return formatConfigError(a) === formatConfigError(b);
 }

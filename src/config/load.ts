@@ -81,7 +81,8 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   const variables = new Set<string>();
   /** Positions of values that refer to unset variables (allowUnset): not checked. */
   const unknown = new Set<string>();
-  const known = (found: ConfigError[]) => found.filter((error) => !unknown.has(positionKey(error)));
+  const known = (found: ConfigError[]) =>
+    unknown.size === 0 ? found : found.filter((error) => !unknown.has(positionKey(error)));
   const secretAt = secretMatcher(options.spec);
   const plainAt = plainMatcher(options.spec);
   const interpolated: InterpolatedField[] = [];
