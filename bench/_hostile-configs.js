@@ -60,7 +60,7 @@ export function hostileConfigs(bytes = MAX_BYTES) {
     // problems an entry: an explicit key (missing name, unknown key), an empty entry.
     "explicit-keys": fill(["version: 1", "repositories:"], () => "  - ? a", bytes),
     "empty-entries": fill(["version: 1", "repositories:"], () => "  - ", bytes),
-    // One error, nesting too deep, after the whole file is tokenized.
+    // One error, nesting too deep at its start: found without tokenizing the whole file.
     "deep-flow": `version: 1\nrepositories: ${"[".repeat(bytes - 30)}\n`,
   };
 }
