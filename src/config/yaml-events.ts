@@ -40,8 +40,9 @@ import {
  *   alias whose name ends in `:`;
  * - a key written after `?`, or a mapping or a list as a key, whose mapping and missing value the
  *   two place differently;
- * - an empty value it cannot place as the library does (anywhere but after a block mapping's key,
- *   or one with an anchor), and a plain scalar the library's own tags refuse to resolve.
+ * - an empty value it cannot place as the library does (anywhere but after a block mapping's key
+ *   or a block list's `-`, or one with an anchor), and a plain scalar the library's own tags refuse
+ *   to resolve.
  * test/unit/yaml-events.test.ts holds the two readings equal on random documents.
  */
 export function treeFromEvents(
@@ -250,11 +251,39 @@ class EventReader {
    * at #lastEnd; undefined anywhere else.
    */
   #emptyValueOffset(frame: Frame): number | undefined {
-    if (frame.node.kind !== "map") return undefined;
+    if (frame.node.kind === "seq") return this.#emptyItemOffset(frame.node);
     let at = this.#skipSpaces(this.#lastEnd);
     if (this.text[at] !== ":") return undefined;
     at = this.#skipSpaces(at + 1);
     return at;
+  }
+
+  /**
+   * Where the YAML library places an empty item of a block list: after its `-` and the spaces
+   * that follow it (`- ` alone on a line, or before a comment). The first item's `-` is where the
+   * list starts; a later one's is the first thing on a line after the item before it, at the
+   * list's column. Undefined where no such `-` is found.
+   */
+  #emptyItemOffset(list: TreeSeq): number | undefined {
+    let dash: number | undefined;
+    if (list.items.length === 0) dash = list.offset;
+    else {
+      const column = list.offset - (this.text.lastIndexOf("\n", list.offset - 1) + 1);
+      // The item before ends on its own line, or where a line starts (a block scalar's last).
+      const at = this.#lastEnd;
+      const from = at > 0 && this.text[at - 1] === "\n" ? at - 1 : this.text.indexOf("\n", at);
+      for (let line = from; line >= 0;) {
+        const first = this.#skipSpaces(line + 1);
+        const char = this.text[first];
+        if (char !== "\n" && char !== "#") {
+          if (first - (line + 1) === column && char === "-") dash = first;
+          break;
+        }
+        line = this.text.indexOf("\n", line + 1);
+      }
+    }
+    if (dash === undefined || this.text[dash] !== "-") return undefined;
+    return this.#skipSpaces(dash + 1);
   }
 
   /**

@@ -31,6 +31,17 @@ function compare(text: string): "fast" | "declined" {
 
 /** Read the fast way, and exactly as the library reads them. */
 const readFast = [
+  // Empty items of block lists: placed after the `-` and its spaces.
+  "- \n- x\n",
+  "- \n- \n",
+  "-\n-\n",
+  "- # c\n- \n",
+  "a:\n  -\n  - \n  -   \n",
+  "- - \n  - \n",
+  "a:\n  - \n\n  # c\n  - x\n  -\n",
+  "- |\n  text\n- \n- \n",
+  "- [a,\n  b]\n- \n",
+  "- a: 1\n  b:\n- \n",
   // As deep as LIMITS.maxDepth allows: 64 collections.
   "a: " + "[".repeat(63) + "]".repeat(63) + "\n",
   "a: 1\nb: two\nc: 3.5\n",
@@ -85,7 +96,6 @@ const declined = [
   "",
   "# only a comment\n",
   "---\n",
-  "- \n- x\n",
   "{a: , b}\n",
   "a: &e\nb: *e\n",
   "a: |",
@@ -127,6 +137,42 @@ describe("reading YAML through js-yaml's events", () => {
         parse(`v: ${source}`, { version: "1.2" }).v,
       );
     }
+  });
+
+  it("places empty items of block lists as the library does, between comments and other items", () => {
+    // An item as written after its `-`, given the list's indentation.
+    const item = fc.constantFrom(
+      (_: string) => "",
+      (_: string) => " ",
+      (_: string) => "   # c",
+      (_: string) => " x",
+      (_: string) => " 'q'",
+      (indent: string) => ` |\n${indent}  text`,
+      (indent: string) => ` [a,\n${indent}  b]`,
+      (indent: string) => ` a: 1\n${indent}  b:`,
+      (indent: string) => ` -\n${indent}  -`,
+      (_: string) => " - ",
+    );
+    const between = fc.constantFrom("", "", "\n", "# c\n", "  # c\n");
+    const list = fc
+      .record({
+        nested: fc.boolean(),
+        items: fc.array(fc.tuple(between, item), { minLength: 1, maxLength: 8 }),
+      })
+      .map(({ nested, items }) => {
+        const indent = nested ? "  " : "";
+        const lines = items.map(([gap, write]) => `${gap}${indent}-${write(indent)}\n`);
+        return `${nested ? "k:\n" : ""}${lines.join("")}`;
+      });
+    let fast = 0;
+    fc.assert(
+      fc.property(list, (text) => {
+        if (compare(text) === "fast") fast++;
+      }),
+      runs(20261133, 1000),
+    );
+    // Most are read the fast way, so the comparison is not empty.
+    expect(fast).toBeGreaterThan(500);
   });
 
   it("gives the library's tree for random values written in random styles, then edited", () => {
