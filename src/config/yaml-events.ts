@@ -247,8 +247,8 @@ class EventReader {
 
   /**
    * Where the YAML library places an empty value: after its key's `:` and the spaces that follow
-   * it on the same line (yaml's emptyScalarPosition). Only after a block mapping's key, which ended
-   * at #lastEnd; undefined anywhere else.
+   * it on the same line (yaml's emptyScalarPosition), after a block mapping's key, which ended at
+   * #lastEnd; in a block list, after the item's `-`; undefined anywhere else.
    */
   #emptyValueOffset(frame: Frame): number | undefined {
     if (frame.node.kind === "seq") return this.#emptyItemOffset(frame.node);

@@ -73,7 +73,7 @@ const readFast = [
 /**
  * Declined, each for a reason yaml-events.ts names: syntax errors, what only the library warns
  * about, tags, directives, several or no documents, tabs, explicit keys, multi-line plain scalars,
- * empty values outside a block mapping.
+ * empty values outside a block mapping or list.
  */
 const declined = [
   // One level past it: the library's reading reports it (source.ts).
