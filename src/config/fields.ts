@@ -63,7 +63,8 @@ const PARSE_CONTEXT: z.core.ParseContextInternal<z.core.$ZodIssue> = { async: fa
  *
  * The entry's mapping is run inside this schema's check, so its issues stay raw and are finalized
  * once, with the file's, as zod does for any nested schema; a parse of its own per entry would
- * build an Error per failing entry. Only the loader checks with this: the JSON Schema is drawn
+ * build an Error per failing entry. `_zod.run` is the entry zod's own containers call (zod 4.6);
+ * test/config/written-keys.test.ts fails if a zod release changes what it gives. Only the loader checks with this: the JSON Schema is drawn
  * from the whole mapping.
  */
 export function checkedByWrittenKeys<T extends z.ZodRawShape>(
