@@ -161,12 +161,20 @@ function decode(
 }
 
 /**
- * The documents of `text`, or the offset of the first collection nested too deeply. The syntax tree
- * is only needed here: once this returns it is garbage, not carried through the rest of the load.
+ * The first two documents of `text`, or the offset of the first collection nested too deeply in
+ * them. The syntax tree is only needed here: once this returns it is garbage, not carried through
+ * the rest of the load.
  */
 function compose(text: string, lines: LineCounter): Document.Parsed[] | number {
   return withoutEnvironment(() => {
-    const tokens = [...new Parser(lines.addNewLine).parse(text)];
+    const tokens: CST.Token[] = [];
+    let documents = 0;
+    for (const token of new Parser(lines.addNewLine).parse(text)) {
+      // A file holds one document, so a second is an error whatever the later ones hold: the text
+      // is read up to where a third starts, no further (2 MB of `---` took 7 s to compose).
+      if (token.type === "document" && ++documents > 2) break;
+      tokens.push(token);
+    }
     const tooDeep = findTooDeep(tokens);
     if (tooDeep !== undefined) return tooDeep;
     return [

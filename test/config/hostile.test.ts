@@ -135,6 +135,16 @@ describe("hostile YAML", () => {
       "image.yaml:3:1: binary content (a NUL byte); expected UTF-8 text",
     ]);
   });
+
+  it("reads two documents of a file with many, and reports the first two's problems", () => {
+    // The second document's YAML error is reported; the third's (`]` at 5:4), and the 200,000
+    // documents after it, are not read: the file has to be split whatever they hold.
+    const text = `version: 1\n---\nx: [\n---\ny: ]\n${"---\n".repeat(200_000)}`;
+    expect(errorLines({ "many.yaml": text })).toEqual([
+      "many.yaml:2:1: a file holds one YAML document; put the second one in its own file",
+      "many.yaml:4:1: YAML: Flow sequence in block collection must be sufficiently indented and end with a ]",
+    ]);
+  });
 });
 
 /**
