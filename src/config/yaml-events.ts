@@ -38,11 +38,12 @@ import {
  * - what the library only warns about, which the loader treats as an error: a multi-line flow
  *   collection closed at its parent's indentation (a line starting with `]` or `}`), an anchor or
  *   alias whose name ends in `:`;
- * - a key written after `?`, or a mapping or a list as a key, whose mapping and missing value the
- *   two place differently;
- * - an empty value it cannot place as the library does (anywhere but after a block mapping's key
- *   or a block list's `-`, or one with an anchor), and a plain scalar the library's own tags refuse
- *   to resolve.
+ * - a mapping or a list as a key; a key written after `?` in a flow mapping, with an anchor, or
+ *   followed by a comment or by a `:` on a later line (a `?` key without a value is read: js-yaml
+ *   gives it an empty value, the library none, and so does this);
+ * - an empty value it cannot place as the library does (anywhere but after a block mapping's key,
+ *   a block list's `-` or the `?` of a block mapping's first key, or one with an anchor), and a
+ *   plain scalar the library's own tags refuse to resolve.
  * test/unit/yaml-events.test.ts holds the two readings equal on random documents.
  */
 export function treeFromEvents(
@@ -75,6 +76,8 @@ interface Frame {
   flow: boolean;
   /** A mapping's key whose value comes next. */
   key?: TreeNode;
+  /** Whether that key is written after `?`: then it may have no value at all (not an empty one). */
+  explicit?: boolean;
 }
 
 class EventReader {
@@ -111,6 +114,9 @@ class EventReader {
           break;
         }
         case EVENT_ID.SCALAR: {
+          const absent = this.#absentValue(event);
+          if (absent === null) return undefined;
+          if (absent) break;
           const node = this.#scalar(event);
           if (node === undefined) return undefined;
           const start = event.anchorStart >= 0 ? event.anchorStart - 1 : node.offset;
@@ -148,8 +154,15 @@ class EventReader {
     } else if (frame.node.kind === "seq") {
       frame.node.items.push(node);
     } else if (frame.key === undefined) {
-      if (node.kind === "map" || node.kind === "seq" || this.#explicitKey(start)) return false;
+      if (node.kind === "map" || node.kind === "seq") return false;
+      const explicit = this.#explicitKey(start);
+      // An explicit key in a flow mapping, or one with an anchor or that is an alias, is left to
+      // the library: its placement was not compared.
+      if (explicit && (frame.flow || node.kind === "alias" || node.anchor !== undefined)) {
+        return false;
+      }
       frame.key = node;
+      frame.explicit = explicit;
       // The library starts a block mapping at its first key's text, after that key's anchor.
       const map = frame.node;
       if (!frame.flow && map.pairs.length === 0 && node.kind !== "alias" && node.anchor) {
@@ -159,6 +172,27 @@ class EventReader {
       frame.node.pairs.push({ key: frame.key, value: node });
       frame.key = undefined;
     }
+    return true;
+  }
+
+  /**
+   * Whether `event` stands for the value an explicit key (`? a`) does not have: js-yaml gives it an
+   * empty scalar, the library no node at all. Then the pair is added with a null value and this is
+   * true; false for any other scalar; null where the two could read it differently: a `:` follows
+   * after all (on a later line, where the library places its empty value otherwise), a comment
+   * does, or the scalar has an anchor or a tag.
+   */
+  #absentValue(event: ScalarEvent): boolean | null {
+    const frame = this.#stack[this.#stack.length - 1];
+    if (frame?.explicit !== true || frame.key === undefined || event.valueStart >= 0) return false;
+    if (event.anchorStart >= 0 || event.tagStart >= 0) return null;
+    let at = this.#lastEnd;
+    while (this.text[at] === " " || this.text[at] === "\n" || this.text[at] === "\r") at++;
+    const next = this.text[at];
+    if (next === ":" || next === "#") return null;
+    (frame.node as TreeMap).pairs.push({ key: frame.key, value: null });
+    frame.key = undefined;
+    frame.explicit = false;
     return true;
   }
 
@@ -191,8 +225,8 @@ class EventReader {
     switch (event.style) {
       case SCALAR_STYLE.PLAIN:
         if (event.valueStart < 0) {
-          if (anchor !== undefined || frame === undefined || frame.flow || atKey) return undefined;
-          const empty = this.#emptyValueOffset(frame);
+          if (anchor !== undefined || frame === undefined || frame.flow) return undefined;
+          const empty = atKey ? this.#emptyKeyOffset(frame) : this.#emptyValueOffset(frame);
           if (empty === undefined) return undefined;
           offset = end = empty;
         } else {
@@ -256,6 +290,19 @@ class EventReader {
     if (this.text[at] !== ":") return undefined;
     at = this.#skipSpaces(at + 1);
     return at;
+  }
+
+  /**
+   * Where the YAML library places an empty key written after `?` (`? ` alone): after the `?` and
+   * the spaces that follow it. Only the first key of a block mapping, which starts at its `?`;
+   * undefined for any other empty key.
+   */
+  #emptyKeyOffset(frame: Frame): number | undefined {
+    const map = frame.node;
+    if (map.kind !== "map" || map.pairs.length > 0 || this.text[map.offset] !== "?") {
+      return undefined;
+    }
+    return this.#skipSpaces(map.offset + 1);
   }
 
   /**

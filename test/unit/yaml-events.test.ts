@@ -42,6 +42,12 @@ const readFast = [
   "- |\n  text\n- \n- \n",
   "- [a,\n  b]\n- \n",
   "- a: 1\n  b:\n- \n",
+  // Keys written after `?`: without a value the pair's value is no node at all.
+  "- ? a\n- ? a\n",
+  "? a\n? b\n",
+  "? a\n: b\nc: d\n",
+  "- ? \n",
+  "k:\n  ? a\n  ? 'b'\n",
   // As deep as LIMITS.maxDepth allows: 64 collections.
   "a: " + "[".repeat(63) + "]".repeat(63) + "\n",
   "a: 1\nb: two\nc: 3.5\n",
@@ -81,6 +87,11 @@ const declined = [
   "plain: a multi\n  line plain\n  scalar\nnext: x\n",
   "indented: |2\n    four spaces\nafter: 1\n",
   "? explicit\n: value\n? [flow, key]\n: v\n",
+  // An explicit key with a comment after it, with `:` on its own line, in a flow mapping, anchored.
+  "? a # c\n",
+  "? a\n:\n",
+  "{? a}\n",
+  "? &x a\n",
   'tabs:\t1\nx: "a\tb"\n',
   "k: [a,\n]\n",
   "k: {a: 1,\n}\n",
@@ -173,6 +184,45 @@ describe("reading YAML through js-yaml's events", () => {
     );
     // Most are read the fast way, so the comparison is not empty.
     expect(fast).toBeGreaterThan(500);
+  });
+
+  it("places keys written after `?`, with and without values, as the library does", () => {
+    // A pair as written at the mapping's indentation.
+    const pair = fc.constantFrom(
+      (_: string) => "? a",
+      (_: string) => "? a  ",
+      (_: string) => "? 'q'",
+      (_: string) => "?",
+      (_: string) => "? ",
+      (_: string) => "? a # c",
+      (indent: string) => `? a\n${indent}: b`,
+      (indent: string) => `? a\n${indent}:`,
+      (indent: string) => `? |\n${indent}  text`,
+      (_: string) => "k: v",
+      (_: string) => "k:",
+    );
+    const between = fc.constantFrom("", "", "\n", "# c\n");
+    const mapping = fc
+      .record({
+        place: fc.constantFrom("top", "nested", "item"),
+        pairs: fc.array(fc.tuple(between, pair), { minLength: 1, maxLength: 6 }),
+      })
+      .map(({ place, pairs }) => {
+        const indent = place === "top" ? "" : "  ";
+        const lines = pairs.map(([gap, write], index) => {
+          const lead = place === "item" && index === 0 ? "- " : indent;
+          return `${gap}${lead}${write(indent)}\n`;
+        });
+        return `${place === "nested" ? "m:\n" : ""}${lines.join("")}`;
+      });
+    let fast = 0;
+    fc.assert(
+      fc.property(mapping, (text) => {
+        if (compare(text) === "fast") fast++;
+      }),
+      runs(20261134, 1000),
+    );
+    expect(fast).toBeGreaterThan(300);
   });
 
   it("gives the library's tree for random values written in random styles, then edited", () => {
