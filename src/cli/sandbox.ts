@@ -11,7 +11,7 @@ import {
   startSandbox,
 } from "../sandbox/index.js";
 import { parseCount, parseFlags } from "./args.js";
-import { CliError, type Command } from "./io.js";
+import { CliError, type Command, type CommandIO } from "./io.js";
 
 export const flags = {
   port: { type: "string" },
@@ -196,13 +196,32 @@ export const sandbox: Command = async (argv, io) => {
     ),
   };
 
+  // Which process started this one is read now, before the pid is printed: read after, a launcher
+  // killed as soon as it shows the pid (the suite's test did, on a busy machine) has already
+  // handed this process to init, and the change would never be seen.
+  const launcher = launchedByNpm(io.env) ? watchLauncher() : undefined;
+  try {
+    return await serve(options, values.seed, port, io, launcher);
+  } finally {
+    launcher?.stop();
+  }
+};
+
+/** Starts the sandbox, says where and under which pid, and serves until stopped or orphaned. */
+async function serve(
+  options: SandboxOptions,
+  seed: string | undefined,
+  port: number | undefined,
+  io: CommandIO,
+  launcher: ReturnType<typeof watchLauncher> | undefined,
+): Promise<number> {
   let running;
   try {
     running = await startSandbox(options);
   } catch (error) {
     if (error instanceof SeedError) {
       // Name the file as the user wrote it, not the resolved path.
-      const shown = values.seed ?? "seed";
+      const shown = seed ?? "seed";
       throw new CliError(`sandbox: ${error.message.replace(options.seed ?? "", shown)}`);
     }
     const code = (error as NodeJS.ErrnoException).code;
@@ -212,7 +231,6 @@ export const sandbox: Command = async (argv, io) => {
   }
   io.stdout.write(`forgeplan sandbox listening on ${running.url}\n`);
   io.stdout.write(`pid ${process.pid}: stop it with Ctrl-C or kill ${process.pid}\n`);
-  const launcher = launchedByNpm(io.env) ? watchLauncher() : undefined;
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener("abort", () => resolve(), { once: true });
@@ -223,8 +241,7 @@ export const sandbox: Command = async (argv, io) => {
       resolve();
     });
   });
-  launcher?.stop();
   await running.stop();
   io.stdout.write(`forgeplan sandbox stopped after ${running.stats().requests_total} requests\n`);
   return 0;
-};
+}

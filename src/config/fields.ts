@@ -8,6 +8,7 @@ import * as z from "zod";
 import type { Secret } from "../core/secret.js";
 import { ENV_REFERENCE } from "./interpolate.js";
 import { ERRORS_LISTED } from "./errors.js";
+import { PARSE_CONTEXT } from "./raw-issues.js";
 import type { TargetType } from "./spec.js";
 import { unknownNameHint } from "./suggest.js";
 
@@ -46,8 +47,6 @@ export function closed<T extends z.ZodRawShape>(
 const PASSED = 0x100;
 /** Past this many sets of written keys, an entry is checked against its whole mapping. */
 const KEY_SETS_KEPT = 256;
-/** What zod's own safeParse gives a schema it runs (src/config/load.ts parses without options). */
-const PARSE_CONTEXT: z.core.ParseContextInternal<z.core.$ZodIssue> = { async: false };
 
 /**
  * An entry of a list that may hold 100,000 (`repositories`, `projects`), checked as

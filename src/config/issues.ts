@@ -1,49 +1,58 @@
 import type * as z from "zod";
-import { type ConfigError, type Path, errorAt } from "./errors.js";
+import { type ConfigError, type Path, errorWordedWhenRead } from "./errors.js";
 import { SECRET_KEYS } from "./interpolate.js";
+import { type RawIssue, wordIssue } from "./raw-issues.js";
 import type { SecretAt } from "./secret-paths.js";
 import type { SourceFile } from "./source.js";
 
-type Issue = z.core.$ZodIssue;
+/** An issue as a schema raised it, or as zod worded it (inside a union's or a key's issue). */
+type Issue = RawIssue | z.core.$ZodIssue;
 
-/** Turns zod's issues into positioned errors that say what was expected and what was found. */
+/**
+ * Turns zod's issues into positioned errors that say what was expected and what was found. Each
+ * is placed now and worded when read (errors.ts, `errorWordedWhenRead`): of a file's 500,000
+ * problems, the first 100 are.
+ */
 export function issuesToErrors(
   issues: readonly Issue[],
   source: SourceFile,
   secretAt: SecretAt = isSecretKey,
 ): ConfigError[] {
   const errors: ConfigError[] = [];
-  const add = (path: Path, message: string, at: "key" | "value" = "value") =>
-    errors.push(errorAt(source.locate(path, at), path, message));
+  const add = (path: Path, message: () => string, at: "key" | "value" = "value") =>
+    errors.push(errorWordedWhenRead(source.locate(path, at), path, message));
+  const messageOf = (issue: Issue) => issue.message ?? wordIssue(issue as RawIssue).message;
 
   /** A secret or a token is never quoted. */
   const isSensitive = (path: Path) => secretAt(path) || path[path.length - 1] === "token";
 
   const visit = (issue: Issue, prefix: Path): void => {
-    const path = [...prefix, ...(issue.path as Path)];
+    const path = issue.path === undefined ? prefix : [...prefix, ...(issue.path as Path)];
     const found = valueAt(source.value, path);
-    const mismatch = (expected: string) =>
-      add(
-        path,
+    const mismatch = (expected: () => string) =>
+      add(path, () =>
         found === undefined
-          ? `required key is missing (expected ${expected})`
-          : `expected ${expected}, found ${describeFound(found, isSensitive(path))}`,
+          ? `required key is missing (expected ${expected()})`
+          : `expected ${expected()}, found ${describeFound(found, isSensitive(path))}`,
       );
     switch (issue.code) {
       case "unrecognized_keys": {
-        const lines = issue.message.split("\n");
-        issue.keys.forEach((key, index) =>
-          add([...path, key], lines[index] ?? issue.message, "key"),
-        );
+        // One message for all of an issue's keys, a line each: worded once, when one is read.
+        let lines: string[] | undefined;
+        const line = (index: number) => {
+          lines ??= messageOf(issue).split("\n");
+          return lines[index] ?? lines.join("\n");
+        };
+        issue.keys.forEach((key, index) => add([...path, key], () => line(index), "key"));
         return;
       }
       case "invalid_key":
-        add(path, issue.issues[0]?.message ?? "invalid key", "key");
+        add(path, () => issue.issues[0]?.message ?? "invalid key", "key");
         return;
       case "invalid_union": {
         const alternatives = issue.errors.map((branch) => rootMismatch(branch));
         if (alternatives.every((expected) => expected !== undefined)) {
-          mismatch(alternatives.join(" or "));
+          mismatch(() => alternatives.join(" or "));
           return;
         }
         // The first alternative that got past the type check explains the problem best.
@@ -52,28 +61,30 @@ export function issuesToErrors(
         return;
       }
       case "invalid_type":
-        if (issue.expected === "never") add(path, issue.message);
-        else mismatch(expectedType(issue.expected));
+        if (issue.expected === "never") add(path, () => messageOf(issue));
+        else mismatch(() => expectedType(issue.expected));
         return;
-      case "invalid_value":
+      case "invalid_value": {
         // A schema that explains why it refuses a value gives its own message; zod's own
         // ("Invalid option: …") gives way to what was expected and what was found.
-        if (issue.message.startsWith("Invalid ")) mismatch(listValues(issue.values));
-        else add(path, issue.message);
+        const message = messageOf(issue);
+        if (message.startsWith("Invalid ")) mismatch(() => listValues(issue.values));
+        else add(path, () => message);
         return;
+      }
       case "invalid_format":
-        add(
-          path,
+        add(path, () =>
           isSensitive(path)
-            ? issue.message
-            : `${issue.message}, found ${describeFound(found, isSensitive(path))}`,
+            ? messageOf(issue)
+            : `${messageOf(issue)}, found ${describeFound(found, isSensitive(path))}`,
         );
         return;
       case "too_big": {
         const limit = issue.inclusive === false ? "less than" : "at most";
         add(
           path,
-          `expected ${limit} ${bound(issue.maximum, issue.origin)}, found ${describeSize(found, isSensitive(path))}`,
+          () =>
+            `expected ${limit} ${bound(issue.maximum, issue.origin)}, found ${describeSize(found, isSensitive(path))}`,
         );
         return;
       }
@@ -81,12 +92,13 @@ export function issuesToErrors(
         const limit = issue.inclusive === false ? "more than" : "at least";
         add(
           path,
-          `expected ${limit} ${bound(issue.minimum, issue.origin)}, found ${describeSize(found, isSensitive(path))}`,
+          () =>
+            `expected ${limit} ${bound(issue.minimum, issue.origin)}, found ${describeSize(found, isSensitive(path))}`,
         );
         return;
       }
       default:
-        add(path, issue.message);
+        add(path, () => messageOf(issue));
     }
   };
   for (const issue of issues) visit(issue, []);
@@ -94,7 +106,7 @@ export function issuesToErrors(
 }
 
 /** What an alternative of a union wanted, when it failed on the value's type itself. */
-function rootMismatch(branch: readonly Issue[]): string | undefined {
+function rootMismatch(branch: readonly z.core.$ZodIssue[]): string | undefined {
   const [only] = branch;
   if (branch.length !== 1 || only === undefined || only.path.length > 0) return undefined;
   if (only.code === "invalid_type") return expectedType(only.expected);

@@ -20,6 +20,7 @@ import { plainMatcher, secretMatcher } from "./secret-paths.js";
 import { wrapSecrets } from "./secrets.js";
 import { LIMITS } from "./limits.js";
 import { parseSource, sizeMessage } from "./source.js";
+import { rawIssues } from "./raw-issues.js";
 import type { ConfigSpec } from "./spec.js";
 
 export interface LoadOptions {
@@ -122,23 +123,21 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     const source = { ...parsed.source, value };
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
-    const checked = fileSchema(options.spec, "check").safeParse(value);
-    const invalid = checked.success
-      ? []
-      : known(issuesToErrors(checked.error.issues, source, secretAt));
+    const issues = rawIssues(fileSchema(options.spec, "check"), value);
+    const invalid = issues.length === 0 ? [] : known(issuesToErrors(issues, source, secretAt));
     addAll(errors, invalid);
     if (invalid.length === 0 && problems.length === 0 && parsed.problems.length === 0) {
       valid.push({ source, data: wrapSecrets(value, options.env, secretAt) as ConfigFile });
     }
   }
   const order = files.map((file) => file.display);
-  if (errors.length > 0) return failed(sortErrors(masked(errors), order));
+  if (errors.length > 0) return failed(errors, order, masked);
   const resolved = resolve(valid, options.env, options.spec);
   for (const target of resolved.state.targets) {
     if (target.token) options.redactor?.add(target.token.reveal(), target.tokenEnv);
   }
   const problems = known(resolved.errors);
-  if (problems.length > 0) return failed(sortErrors(masked(problems), order));
+  if (problems.length > 0) return failed(problems, order, masked);
   return { ok: true, state: resolved.state, variables: [...variables] };
 }
 
@@ -150,9 +149,18 @@ function addAll<T>(list: T[], more: readonly T[]): void {
   for (const item of more) list.push(item);
 }
 
-/** A failed load: its first errors in full and a count of the rest, with how many there are. */
-function failed(errors: ConfigError[]): LoadResult {
-  return { ok: false, errors: listedErrors(errors), problems: errors.length };
+/**
+ * A failed load: its first errors in full and a count of the rest, with how many there are. Only
+ * the errors listed are worded, so only they are masked: a repeat (the same words at one place)
+ * says the same before masking as after, since one place holds one interpolated value.
+ */
+function failed(
+  errors: ConfigError[],
+  order: readonly string[],
+  masked: (listed: ConfigError[]) => ConfigError[],
+): LoadResult {
+  const sorted = sortErrors(errors, order);
+  return { ok: false, errors: masked(listedErrors(sorted)), problems: sorted.length };
 }
 
 function positionKey(at: { file: string; line: number; column: number }): string {
