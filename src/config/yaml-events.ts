@@ -226,7 +226,15 @@ class EventReader {
       case SCALAR_STYLE.PLAIN:
         if (event.valueStart < 0) {
           if (anchor !== undefined || frame === undefined || frame.flow) return undefined;
-          const empty = atKey ? this.#emptyKeyOffset(frame) : this.#emptyValueOffset(frame);
+          if (atKey) {
+            const key = this.#emptyKey(frame);
+            if (key === undefined) return undefined;
+            // What the key's value follows is its indicator, not where the key is placed.
+            offset = key.offset;
+            end = key.indicator;
+            break;
+          }
+          const empty = this.#emptyValueOffset(frame);
           if (empty === undefined) return undefined;
           offset = end = empty;
         } else {
@@ -293,16 +301,42 @@ class EventReader {
   }
 
   /**
-   * Where the YAML library places an empty key written after `?` (`? ` alone): after the `?` and
-   * the spaces that follow it. Only the first key of a block mapping, which starts at its `?`;
-   * undefined for any other empty key.
+   * Where the YAML library places an empty key of a block mapping, and where what its value
+   * follows is: its `:`, or for a key after `?`, the key itself.
+   * The first key: after a `?` and its spaces (`? ` alone), or at the `:` the mapping starts with
+   * (`: v`). A later key (`: v` only, on the line right after the value before it): where the
+   * library's range of that value ends — an empty value where it is, any other scalar past its
+   * spaces, its comment and its line break. Undefined for any other empty key.
    */
-  #emptyKeyOffset(frame: Frame): number | undefined {
+  #emptyKey(frame: Frame): { offset: number; indicator: number } | undefined {
     const map = frame.node;
-    if (map.kind !== "map" || map.pairs.length > 0 || this.text[map.offset] !== "?") {
+    if (map.kind !== "map") return undefined;
+    if (map.pairs.length === 0) {
+      const first = this.text[map.offset];
+      if (first === "?") {
+        // What follows is looked at from the key on: a `:` there gives it a value after all.
+        const offset = this.#skipSpaces(map.offset + 1);
+        return { offset, indicator: offset };
+      }
+      return first === ":" ? { offset: map.offset, indicator: map.offset } : undefined;
+    }
+    const before = map.pairs[map.pairs.length - 1]!.value;
+    if (before === null || before.kind !== "scalar" || /[|>]/.test(this.text[before.offset]!)) {
       return undefined;
     }
-    return this.#skipSpaces(map.offset + 1);
+    let offset = before.offset;
+    if (!before.plain || before.text !== "") {
+      offset = this.#skipSpaces(this.#lastEnd);
+      if (this.text[offset] === "#") offset = this.text.indexOf("\n", offset);
+      if (this.text[offset] !== "\n") return undefined;
+      offset++;
+    } else if (this.text[offset] !== "\n") {
+      return undefined;
+    }
+    // Only a `:` on the line right after: past blank or comment lines the library's range of an
+    // empty value ends at one of them, of another value sometimes past them.
+    const indicator = this.#skipSpaces(before.text === "" && before.plain ? offset + 1 : offset);
+    return this.text[indicator] === ":" ? { offset, indicator } : undefined;
   }
 
   /**

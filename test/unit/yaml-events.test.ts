@@ -48,6 +48,10 @@ const readFast = [
   "? a\n: b\nc: d\n",
   "- ? \n",
   "k:\n  ? a\n  ? 'b'\n",
+  // Empty keys: the first where the mapping starts, a later one where the value before it ends.
+  "defaults:\n  :\n  :\n  :\n",
+  "a: b # c\n: d\n: e\n",
+  "- : c\n",
   // As deep as LIMITS.maxDepth allows: 64 collections.
   "a: " + "[".repeat(63) + "]".repeat(63) + "\n",
   "a: 1\nb: two\nc: 3.5\n",
@@ -186,7 +190,7 @@ describe("reading YAML through js-yaml's events", () => {
     expect(fast).toBeGreaterThan(500);
   });
 
-  it("places keys written after `?`, with and without values, as the library does", () => {
+  it("places keys written after `?` or left empty, with and without values, as the library does", () => {
     // A pair as written at the mapping's indentation.
     const pair = fc.constantFrom(
       (_: string) => "? a",
@@ -199,7 +203,12 @@ describe("reading YAML through js-yaml's events", () => {
       (indent: string) => `? a\n${indent}:`,
       (indent: string) => `? |\n${indent}  text`,
       (_: string) => "k: v",
+      (_: string) => "k: 'v'",
+      (_: string) => "k: v # c",
       (_: string) => "k:",
+      (_: string) => ": v",
+      (_: string) => ":",
+      (_: string) => ": 'v' # c",
     );
     const between = fc.constantFrom("", "", "\n", "# c\n");
     const mapping = fc
