@@ -49,46 +49,6 @@ export function formatConfigError(error: ConfigError): string {
     : `${where}: ${error.path}: ${error.message}`;
 }
 
-/**
- * An error placed now and worded when its path or message is first read. A file built to fail has
- * hundreds of thousands of problems: every one is placed, since they are listed in file order, but
- * only the first ERRORS_LISTED are shown, and `listedErrors` hands those out as plain objects.
- */
-class WordedWhenRead implements ConfigError {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  #path: Path | string;
-  #message: (() => string) | string;
-
-  constructor(origin: Origin, path: Path, message: () => string) {
-    this.file = origin.file;
-    this.line = origin.line;
-    this.column = origin.column;
-    this.#path = path;
-    this.#message = message;
-  }
-
-  get path(): string {
-    if (typeof this.#path !== "string") this.#path = formatPath(this.#path);
-    return this.#path;
-  }
-
-  get message(): string {
-    if (typeof this.#message !== "string") this.#message = this.#message();
-    return this.#message;
-  }
-}
-
-/** An error at `origin` whose path is formatted, and `message` called, when first read. */
-export function errorWordedWhenRead(
-  origin: Origin,
-  path: Path,
-  message: () => string,
-): ConfigError {
-  return new WordedWhenRead(origin, path, message);
-}
-
 /** A plain copy: what the loader hands out, to print, to compare or to turn into JSON. */
 function plainError(error: ConfigError): ConfigError {
   return {

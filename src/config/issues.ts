@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { type ConfigError, type Path, errorWordedWhenRead } from "./errors.js";
+import { type ConfigError, type Origin, type Path, formatPath } from "./errors.js";
 import { SECRET_KEYS } from "./interpolate.js";
 import { type RawIssue, wordIssue } from "./raw-issues.js";
 import type { SecretAt } from "./secret-paths.js";
@@ -10,8 +10,8 @@ type Issue = RawIssue | z.core.$ZodIssue;
 
 /**
  * Turns zod's issues into positioned errors that say what was expected and what was found. Each
- * is placed now and worded when read (errors.ts, `errorWordedWhenRead`): of a file's 500,000
- * problems, the first 100 are.
+ * is placed now and worded when read: of a file's 500,000 problems the first 100 are listed, and
+ * an error holds only its place, its issue and where that issue was found, not its words.
  */
 export function issuesToErrors(
   issues: readonly Issue[],
@@ -19,90 +19,150 @@ export function issuesToErrors(
   secretAt: SecretAt = isSecretKey,
 ): ConfigError[] {
   const errors: ConfigError[] = [];
-  const add = (path: Path, message: () => string, at: "key" | "value" = "value") =>
-    errors.push(errorWordedWhenRead(source.locate(path, at), path, message));
-  const messageOf = (issue: Issue) => issue.message ?? wordIssue(issue as RawIssue).message;
-
-  /** A secret or a token is never quoted. */
-  const isSensitive = (path: Path) => secretAt(path) || path[path.length - 1] === "token";
-
+  const wording = new Wording(source.value, secretAt);
+  const add = (path: Path, at: "key" | "value", issue: Issue, prefix: Path, key = -1) =>
+    errors.push(new IssueError(source.locate(path, at), wording, issue, prefix, key));
   const visit = (issue: Issue, prefix: Path): void => {
-    const path = issue.path === undefined ? prefix : [...prefix, ...(issue.path as Path)];
-    const found = valueAt(source.value, path);
-    const mismatch = (expected: () => string) =>
-      add(path, () =>
-        found === undefined
-          ? `required key is missing (expected ${expected()})`
-          : `expected ${expected()}, found ${describeFound(found, isSensitive(path))}`,
-      );
+    const path = pathOf(issue, prefix);
     switch (issue.code) {
-      case "unrecognized_keys": {
-        // One message for all of an issue's keys, a line each: worded once, when one is read.
-        let lines: string[] | undefined;
-        const line = (index: number) => {
-          lines ??= messageOf(issue).split("\n");
-          return lines[index] ?? lines.join("\n");
-        };
-        issue.keys.forEach((key, index) => add([...path, key], () => line(index), "key"));
+      case "unrecognized_keys":
+        issue.keys.forEach((key, index) => add([...path, key], "key", issue, prefix, index));
         return;
-      }
       case "invalid_key":
-        add(path, () => issue.issues[0]?.message ?? "invalid key", "key");
+        add(path, "key", issue, prefix);
         return;
       case "invalid_union": {
-        const alternatives = issue.errors.map((branch) => rootMismatch(branch));
-        if (alternatives.every((expected) => expected !== undefined)) {
-          mismatch(() => alternatives.join(" or "));
-          return;
-        }
-        // The first alternative that got past the type check explains the problem best.
-        const index = alternatives.findIndex((expected) => expected === undefined);
-        for (const inner of issue.errors[index] ?? []) visit(inner, path);
-        return;
-      }
-      case "invalid_type":
-        if (issue.expected === "never") add(path, () => messageOf(issue));
-        else mismatch(() => expectedType(issue.expected));
-        return;
-      case "invalid_value": {
-        // A schema that explains why it refuses a value gives its own message; zod's own
-        // ("Invalid option: …") gives way to what was expected and what was found.
-        const message = messageOf(issue);
-        if (message.startsWith("Invalid ")) mismatch(() => listValues(issue.values));
-        else add(path, () => message);
-        return;
-      }
-      case "invalid_format":
-        add(path, () =>
-          isSensitive(path)
-            ? messageOf(issue)
-            : `${messageOf(issue)}, found ${describeFound(found, isSensitive(path))}`,
-        );
-        return;
-      case "too_big": {
-        const limit = issue.inclusive === false ? "less than" : "at most";
-        add(
-          path,
-          () =>
-            `expected ${limit} ${bound(issue.maximum, issue.origin)}, found ${describeSize(found, isSensitive(path))}`,
-        );
-        return;
-      }
-      case "too_small": {
-        const limit = issue.inclusive === false ? "more than" : "at least";
-        add(
-          path,
-          () =>
-            `expected ${limit} ${bound(issue.minimum, issue.origin)}, found ${describeSize(found, isSensitive(path))}`,
-        );
+        const branch = explainingBranch(issue.errors);
+        if (branch === undefined) add(path, "value", issue, prefix);
+        else for (const inner of branch) visit(inner, path);
         return;
       }
       default:
-        add(path, () => messageOf(issue));
+        add(path, "value", issue, prefix);
     }
   };
   for (const issue of issues) visit(issue, []);
   return errors;
+}
+
+/** Where an issue is: its path under the path of what it was found in. */
+function pathOf(issue: Issue, prefix: Path): Path {
+  return issue.path === undefined || issue.path.length === 0
+    ? prefix
+    : [...prefix, ...(issue.path as Path)];
+}
+
+/**
+ * The alternative of a union whose issues explain the problem best: the first that got past the
+ * type check; undefined when every alternative failed on the value's type itself (then one error
+ * says what any of them expected).
+ */
+function explainingBranch(
+  branches: ReadonlyArray<readonly z.core.$ZodIssue[]>,
+): readonly z.core.$ZodIssue[] | undefined {
+  const index = branches.findIndex((branch) => rootMismatch(branch) === undefined);
+  return index < 0 ? undefined : branches[index];
+}
+
+/**
+ * One error of an issue, placed; its path and message are worked out each time they are read. What
+ * it words them from is private, so no copy or JSON of it carries the issue's input (a value that
+ * may be a secret): the loader hands out plain copies (errors.ts, `listedErrors`).
+ */
+class IssueError implements ConfigError {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly #wording: Wording;
+  readonly #issue: Issue;
+  readonly #prefix: Path;
+  /** Which of an unrecognized_keys issue's keys; -1 for other issues. */
+  readonly #key: number;
+
+  constructor(origin: Origin, wording: Wording, issue: Issue, prefix: Path, key: number) {
+    this.file = origin.file;
+    this.line = origin.line;
+    this.column = origin.column;
+    this.#wording = wording;
+    this.#issue = issue;
+    this.#prefix = prefix;
+    this.#key = key;
+  }
+
+  get path(): string {
+    const path = pathOf(this.#issue, this.#prefix);
+    if (this.#issue.code !== "unrecognized_keys") return formatPath(path);
+    return formatPath([...path, this.#issue.keys[this.#key]!]);
+  }
+
+  get message(): string {
+    return this.#wording.message(this.#issue, this.#prefix, this.#key);
+  }
+}
+
+/** How the errors of one file's issues are worded: what was expected and what was found. */
+class Wording {
+  /** An unrecognized_keys issue's message, a line a key, split once. */
+  readonly #lines = new WeakMap<Issue, string[]>();
+
+  constructor(
+    private readonly value: unknown,
+    private readonly secretAt: SecretAt,
+  ) {}
+
+  message(issue: Issue, prefix: Path, key: number): string {
+    const path = pathOf(issue, prefix);
+    const found = valueAt(this.value, path);
+    /** A secret or a token is never quoted. */
+    const sensitive = this.secretAt(path) || path[path.length - 1] === "token";
+    const mismatch = (expected: string) =>
+      found === undefined
+        ? `required key is missing (expected ${expected})`
+        : `expected ${expected}, found ${describeFound(found, sensitive)}`;
+    switch (issue.code) {
+      case "unrecognized_keys": {
+        let lines = this.#lines.get(issue);
+        if (lines === undefined) {
+          lines = messageOf(issue).split("\n");
+          this.#lines.set(issue, lines);
+        }
+        return lines[key] ?? lines.join("\n");
+      }
+      case "invalid_key":
+        return issue.issues[0]?.message ?? "invalid key";
+      case "invalid_union":
+        return mismatch(issue.errors.map((branch) => rootMismatch(branch)).join(" or "));
+      case "invalid_type":
+        return issue.expected === "never"
+          ? messageOf(issue)
+          : mismatch(expectedType(issue.expected));
+      case "invalid_value": {
+        // A schema that explains why it refuses a value gives its own message; zod's own
+        // ("Invalid option: …") gives way to what was expected and what was found.
+        const message = messageOf(issue);
+        return message.startsWith("Invalid ") ? mismatch(listValues(issue.values)) : message;
+      }
+      case "invalid_format":
+        return sensitive
+          ? messageOf(issue)
+          : `${messageOf(issue)}, found ${describeFound(found, sensitive)}`;
+      case "too_big": {
+        const limit = issue.inclusive === false ? "less than" : "at most";
+        return `expected ${limit} ${bound(issue.maximum, issue.origin)}, found ${describeSize(found, sensitive)}`;
+      }
+      case "too_small": {
+        const limit = issue.inclusive === false ? "more than" : "at least";
+        return `expected ${limit} ${bound(issue.minimum, issue.origin)}, found ${describeSize(found, sensitive)}`;
+      }
+      default:
+        return messageOf(issue);
+    }
+  }
+}
+
+/** An issue's message: its own, or zod's words for it. */
+function messageOf(issue: Issue): string {
+  return issue.message ?? wordIssue(issue as RawIssue).message;
 }
 
 /** What an alternative of a union wanted, when it failed on the value's type itself. */
