@@ -108,18 +108,22 @@ export function listedErrors(sorted: readonly ConfigError[]): ConfigError[] {
  * file with a problem on each of 500,000 lines made a string of every error to find them.
  */
 export function sortErrors(errors: ConfigError[], fileOrder: readonly string[]): ConfigError[] {
-  const rank = new Map(fileOrder.map((file, index) => [file, index]));
-  const ranked = errors.map((error) => ({
-    error,
-    rank: rank.get(error.file) ?? Number.MAX_SAFE_INTEGER,
-  }));
   // Stable: errors at one place keep the order they were found in.
-  ranked.sort(
-    (a, b) => a.rank - b.rank || a.error.line - b.error.line || a.error.column - b.error.column,
-  );
+  const byPlace = (a: ConfigError, b: ConfigError) => a.line - b.line || a.column - b.column;
+  let ordered: ConfigError[];
+  if (errors.every((error) => error.file === errors[0]!.file)) {
+    // One file's errors (most loads that fail): no rank to look up.
+    ordered = [...errors].sort(byPlace);
+  } else {
+    const rank = new Map(fileOrder.map((file, index) => [file, index]));
+    ordered = errors
+      .map((error) => ({ error, rank: rank.get(error.file) ?? Number.MAX_SAFE_INTEGER }))
+      .sort((a, b) => a.rank - b.rank || byPlace(a.error, b.error))
+      .map(({ error }) => error);
+  }
   const sorted: ConfigError[] = [];
   let placeStart = 0;
-  for (const { error } of ranked) {
+  for (const error of ordered) {
     const last = sorted[sorted.length - 1];
     if (last === undefined || !samePlace(last, error)) placeStart = sorted.length;
     else if (sorted.slice(placeStart).some((kept) => sameText(kept, error))) continue;

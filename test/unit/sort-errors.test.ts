@@ -25,16 +25,23 @@ function byTextThenPlace(errors: ConfigError[], fileOrder: readonly string[]): C
 
 describe("sortErrors", () => {
   it("orders by file, line and column, keeps the order of one place, and drops repeats", () => {
-    const error = fc.record({
-      file: fc.constantFrom("a.yaml", "b.yaml", "other.yaml"),
-      line: fc.integer({ min: 1, max: 4 }),
-      column: fc.integer({ min: 1, max: 3 }),
-      // "x: y" with no path prints as "y" at path "x" does: both are one repeat.
-      path: fc.constantFrom("", "x", "x.y"),
-      message: fc.constantFrom("y", "x: y", "unknown key"),
-    });
+    // Errors of several files, or (most failed loads) all of one.
+    const file = fc.constantFrom("a.yaml", "b.yaml", "other.yaml");
+    const error = (files: fc.Arbitrary<string>) =>
+      fc.record({
+        file: files,
+        line: fc.integer({ min: 1, max: 4 }),
+        column: fc.integer({ min: 1, max: 3 }),
+        // "x: y" with no path prints as "y" at path "x" does: both are one repeat.
+        path: fc.constantFrom("", "x", "x.y"),
+        message: fc.constantFrom("y", "x: y", "unknown key"),
+      });
+    const errors = fc.oneof(
+      fc.array(error(file), { maxLength: 60 }),
+      file.chain((one) => fc.array(error(fc.constant(one)), { maxLength: 60 })),
+    );
     fc.assert(
-      fc.property(fc.array(error, { maxLength: 60 }), (errors) => {
+      fc.property(errors, (errors) => {
         const order = ["b.yaml", "a.yaml"];
         const sorted = sortErrors([...errors], order);
         expect(sorted).toEqual(byTextThenPlace([...errors], order));
