@@ -9,7 +9,7 @@
  */
 import * as z from "zod";
 import {
-  checkedByWrittenKeys,
+  listCheckedByWrittenKeys,
   closed,
   httpUrl,
   PROJECT_SELECTOR,
@@ -151,25 +151,30 @@ const propertyValue = z.union([
 
 /**
  * What a schema is for: describing the file (the JSON Schema) or checking one (the loader, which
- * checks a list's entries by the keys they write: `checkedByWrittenKeys`).
+ * checks a list's entries by the keys they write: `listCheckedByWrittenKeys`).
  */
 export type SchemaUse = "describe" | "check";
 
-/** `refine` looks at an entry only when it writes one of `refinedKeys`. */
-function listEntry<T extends z.ZodRawShape>(
+/**
+ * A list of entries of `shape`, described by `entry`. `refine` looks at an entry only when it
+ * writes one of `refinedKeys`.
+ */
+function entryList<T extends z.ZodRawShape>(
   use: SchemaUse,
+  entry: string,
   shape: T,
   refinedKeys: ReadonlyArray<keyof T & string>,
   refine: (entry: z.output<z.ZodObject<T>>, context: z.core.$RefinementCtx) => void,
 ): z.ZodType {
   return use === "check"
-    ? checkedByWrittenKeys(shape, refine, refinedKeys)
-    : closed(shape).superRefine(refine);
+    ? listCheckedByWrittenKeys(shape, refine, refinedKeys)
+    : z.array(closed(shape).superRefine(refine).describe(entry));
 }
 
-function repositoryEntry(spec: ConfigSpec, use: SchemaUse) {
-  return listEntry(
+function repositoryList(spec: ConfigSpec, use: SchemaUse) {
+  return entryList(
     use,
+    "Settings for one repository or a glob of them.",
     {
       name: z
         .string()
@@ -277,9 +282,10 @@ export function projectGlobParts(selector: string): { root: string; pattern: str
 
 const isGlob = (name: string) => /[*?[]/.test(name);
 
-function projectEntry(spec: ConfigSpec, use: SchemaUse) {
-  return listEntry(
+function projectList(spec: ConfigSpec, use: SchemaUse) {
+  return entryList(
     use,
+    "Settings for one GitLab project or a glob of them.",
     {
       project: z
         .union([
@@ -413,8 +419,7 @@ export function fileSchema(spec: ConfigSpec, use: SchemaUse): z.ZodType {
       .record(targetName, settings.describe("A named set of repository settings."))
       .optional()
       .describe("Named settings that repository entries apply with profiles:, after defaults."),
-    repositories: z
-      .array(repositoryEntry(spec, use).describe("Settings for one repository or a glob of them."))
+    repositories: repositoryList(spec, use)
       .optional()
       .describe("Repository settings, per repository or glob of repositories."),
     project_defaults: projectSettings
@@ -426,8 +431,7 @@ export function fileSchema(spec: ConfigSpec, use: SchemaUse): z.ZodType {
       .describe(
         "Named settings that project entries apply with profiles:, after project_defaults.",
       ),
-    projects: z
-      .array(projectEntry(spec, use).describe("Settings for one GitLab project or a glob of them."))
+    projects: projectList(spec, use)
       .optional()
       .describe("GitLab project settings, per project or glob of a group's projects."),
     removal_limit: removalLimit

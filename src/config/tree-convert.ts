@@ -119,7 +119,7 @@ class Converter {
    * An alias's target, converted once: every alias of an anchor, and every merge of it, gets the
    * same value, as the YAML library's `toJS` gives an alias its anchor's value. A file of 50,000
    * entries merging one anchor holds one copy of it, not 50,000, and a schema that has checked it
-   * once need not again (`checkedByWrittenKeys`). A conversion with errors is not kept, so each
+   * once need not again (`listCheckedByWrittenKeys`). A conversion with errors is not kept, so each
    * use reports them at its own path.
    */
   #shared(target: TreeNode | undefined): unknown {

@@ -5,7 +5,7 @@ import { loadDesiredState } from "../../src/engine/desired.js";
 import { configSpec } from "../../src/resources/index.js";
 import { runs } from "../kinds/harness.js";
 
-// The loader checks list entries by the keys they write (checkedByWrittenKeys); the JSON Schema
+// The loader checks list entries by the keys they write (listCheckedByWrittenKeys); the JSON Schema
 // is drawn from the whole mapping. Both must find exactly the same issues, in the same order.
 const checking = fileSchema(configSpec, "check");
 const describing = fileSchema(configSpec, "describe");
@@ -67,6 +67,13 @@ const entryOf = (pool: Record<string, unknown[]>) =>
   );
 
 describe("checking list entries by the keys they write", () => {
+  it("refuses a list that is not one as zod's array does", () => {
+    for (const value of [null, 5, "acme/api", true, { name: "acme/api" }]) {
+      expectSameIssues({ version: 1, repositories: value, projects: value });
+      expect(issues(checking, { version: 1, repositories: value }).length).toBeGreaterThan(0);
+    }
+  });
+
   it("finds the issues the whole mapping finds, in order, on random files", () => {
     fc.assert(
       fc.property(
