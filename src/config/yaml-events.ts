@@ -71,6 +71,17 @@ export function treeFromEvents(
   }
 }
 
+/**
+ * `list` with `item` added; the first item makes a list of one. A list grown from empty by a push
+ * holds room for 17 (V8), and most mappings of a large file are entries of one or two pairs: 150
+ * bytes each of 250,000 entries' lists were room never used.
+ */
+function appended<T>(list: T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  list.push(item);
+  return list;
+}
+
 interface Frame {
   node: TreeSeq | TreeMap;
   flow: boolean;
@@ -152,7 +163,7 @@ class EventReader {
       if (this.#root !== undefined) return false;
       this.#root = node;
     } else if (frame.node.kind === "seq") {
-      frame.node.items.push(node);
+      frame.node.items = appended(frame.node.items, node);
     } else if (frame.key === undefined) {
       if (node.kind === "map" || node.kind === "seq") return false;
       const explicit = this.#explicitKey(start);
@@ -169,7 +180,7 @@ class EventReader {
         if (this.text[map.offset] !== "?") map.offset = node.offset;
       }
     } else {
-      frame.node.pairs.push({ key: frame.key, value: node });
+      frame.node.pairs = appended(frame.node.pairs, { key: frame.key, value: node });
       frame.key = undefined;
     }
     return true;
@@ -190,7 +201,8 @@ class EventReader {
     while (this.text[at] === " " || this.text[at] === "\n" || this.text[at] === "\r") at++;
     const next = this.text[at];
     if (next === ":" || next === "#") return null;
-    (frame.node as TreeMap).pairs.push({ key: frame.key, value: null });
+    const map = frame.node as TreeMap;
+    map.pairs = appended(map.pairs, { key: frame.key, value: null });
     frame.key = undefined;
     frame.explicit = false;
     return true;
