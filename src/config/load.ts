@@ -160,7 +160,13 @@ function failed(
   masked: (listed: ConfigError[]) => ConfigError[],
 ): LoadResult {
   const sorted = sortErrors(errors, order);
-  return { ok: false, errors: masked(listedErrors(sorted)), problems: sorted.length };
+  const listed = listedErrors(sorted);
+  // The line counting the rest (last, when some are not listed) quotes no value of the file.
+  const shown =
+    listed.length < sorted.length
+      ? [...masked(listed.slice(0, -1)), listed[listed.length - 1]!]
+      : masked(listed);
+  return { ok: false, errors: shown, problems: sorted.length };
 }
 
 function positionKey(at: { file: string; line: number; column: number }): string {

@@ -146,4 +146,26 @@ describe("config errors of the library hold no interpolated value", () => {
     expect(text).toContain('found the string "maybe"');
     expect(text).toContain(`found the string "${SHORT}"`);
   });
+
+  it("masks the listed errors of a file with more, not the line that counts them", () => {
+    // 102 entries each refusing its value "2"; the 101st is where the count line stands, and "2"
+    // there must not turn "the 2 from here on" into "the (sensitive) from here on".
+    const entries = Array.from(
+      { length: 102 },
+      (_, index) => `  - { name: acme/r${index}, settings: { has_wiki: "\${V}" } }`,
+    );
+    const result = loadFiles(
+      { "a.yaml": ["version: 1", "repositories:", ...entries, ""].join("\n") },
+      { V: "2" },
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toBe(102);
+    expect(formatConfigError(result.errors[0]!)).toBe(
+      'a.yaml:3:44: repositories[0].settings.has_wiki: expected true or false, found the string "(sensitive)"',
+    );
+    expect(formatConfigError(result.errors[100]!)).toBe(
+      "a.yaml:103:46: 102 problems in all; the 2 from here on are not listed: fix the 100 above first",
+    );
+  });
 });
