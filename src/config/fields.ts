@@ -62,11 +62,11 @@ const KEY_SETS_KEPT = 256;
  * allocated (190 of 737 MB, HeapProfiler sampling; docs/scale.md), and its collection much of the
  * time past parsing (issue #35).
  *
- * The entry's mapping is run inside this schema's check, so its issues stay raw and are finalized
- * once, with the file's, as zod does for any nested schema; a parse of its own per entry would
- * build an Error per failing entry. `_zod.run` is the entry zod's own containers call (zod 4.6);
- * test/config/written-keys.test.ts fails if a zod release changes what it gives. Only the loader checks with this: the JSON Schema is drawn
- * from the whole mapping.
+ * Each entry's mapping is run inside this list's check, so its issues stay raw, as the file's are
+ * (raw-issues.ts: worded only when listed); a parse of its own per entry would word every issue
+ * and build an Error per failing entry. `_zod.run` is the entry zod's own containers call (zod
+ * 4.6); test/config/written-keys.test.ts fails if a zod release changes what it gives. Only the
+ * loader checks with this: the JSON Schema is drawn from the whole mapping.
  */
 export function listCheckedByWrittenKeys<T extends z.ZodRawShape>(
   shape: T,

@@ -60,10 +60,11 @@ export class UnresolvedScalar extends Error {}
 
 /**
  * The first characters a scalar the core schema's tags resolve can start with (`~`, null, true,
- * false, digits, signs, `.inf`, and the empty null); any other plain scalar is a string, without
- * trying eight patterns on it. test/unit/yaml-events.test.ts holds this to the library's reading.
+ * false, digits, signs, `.inf`; the empty null is resolved before); any other plain scalar is a
+ * string, without trying eight patterns on it. test/unit/yaml-events.test.ts holds this to the
+ * library's reading.
  */
-const MAY_RESOLVE = /^(?:$|[~nNtTfF0-9+.-])/;
+const MAY_RESOLVE = /^[~nNtTfF0-9+.-]/;
 
 /** A plain scalar's value, resolved as the YAML library's composer does (findScalarTagByTest). */
 export function resolvePlain(source: string, atKey: boolean): unknown {
