@@ -84,11 +84,17 @@ export const ERRORS_LISTED = 100;
 /**
  * The errors to show, as plain objects: all of them when there are at most ERRORS_LISTED + 1, else
  * the first ERRORS_LISTED in full and then one line, at the position of the first one left out,
- * with no key path, saying how many there are in all and how many are not listed.
+ * with no key path, saying how many there are in all and how many are not listed. `notKept` more
+ * were counted and not kept (a long list's, raw-issues.ts `notKeptIssue`), all placed after the
+ * first ERRORS_LISTED + 1 of `sorted`.
  */
-export function listedErrors(sorted: readonly ConfigError[]): ConfigError[] {
-  if (sorted.length <= ERRORS_LISTED + 1) return sorted.map(plainError);
-  const next = sorted[ERRORS_LISTED]!;
+export function listedErrors(sorted: readonly ConfigError[], notKept = 0): ConfigError[] {
+  const total = sorted.length + notKept;
+  if (total <= ERRORS_LISTED + 1) return sorted.map(plainError);
+  const next = sorted[ERRORS_LISTED];
+  if (next === undefined) {
+    throw new Error(`${notKept} errors counted where only ${sorted.length} were kept`);
+  }
   const count = (n: number) => n.toLocaleString("en-US");
   return [
     ...sorted.slice(0, ERRORS_LISTED).map(plainError),
@@ -97,7 +103,7 @@ export function listedErrors(sorted: readonly ConfigError[]): ConfigError[] {
       line: next.line,
       column: next.column,
       path: "",
-      message: `${count(sorted.length)} problems in all; the ${count(sorted.length - ERRORS_LISTED)} from here on are not listed: fix the ${ERRORS_LISTED} above first`,
+      message: `${count(total)} problems in all; the ${count(total - ERRORS_LISTED)} from here on are not listed: fix the ${ERRORS_LISTED} above first`,
     },
   ];
 }

@@ -7,8 +7,9 @@
 import * as z from "zod";
 import type { Secret } from "../core/secret.js";
 import { ENV_REFERENCE } from "./interpolate.js";
-import { ERRORS_LISTED } from "./errors.js";
-import { PARSE_CONTEXT } from "./raw-issues.js";
+import { ERRORS_LISTED, type Path } from "./errors.js";
+import { errorPaths } from "./issues.js";
+import { PARSE_CONTEXT, notKeptIssue } from "./raw-issues.js";
 import type { TargetType } from "./spec.js";
 import { unknownNameHint } from "./suggest.js";
 
@@ -67,11 +68,21 @@ const KEY_SETS_KEPT = 256;
  * and build an Error per failing entry. `_zod.run` is the entry zod's own containers call (zod
  * 4.6); test/config/written-keys.test.ts fails if a zod release changes what it gives. Only the
  * loader checks with this: the JSON Schema is drawn from the whole mapping.
+ *
+ * `counting`: once the list's entries have made more errors than are listed (ERRORS_LISTED + 1),
+ * a later entry's issues are counted and dropped, and one `notKeptIssue` stands for them all.
+ * Each is an error the loader would have sorted past those listed and only counted: an entry's
+ * errors are placed within its own text, after the earlier entries', as long as the file holds no
+ * alias (whose errors are placed at its anchor) — the loader counts only then. Entries of 100,000
+ * errors otherwise kept as many issues and errors alive to print 100 (garbage collection was a
+ * third of validating 2 MB of `- ? a`, issue #35). An entry two of whose errors share a key path
+ * (which may print alike: sortErrors keeps one) is kept, and its errors are not counted as kept.
  */
 export function listCheckedByWrittenKeys<T extends z.ZodRawShape>(
   shape: T,
   refine: (entry: z.output<z.ZodObject<T>>, context: z.core.$RefinementCtx) => void,
   refinedKeys: ReadonlyArray<keyof T & string>,
+  counting: boolean,
 ): z.ZodType {
   const keys = Object.keys(shape);
   if (keys.length >= PASSED) throw new Error(`a list entry of ${keys.length} keys`);
@@ -149,16 +160,60 @@ export function listCheckedByWrittenKeys<T extends z.ZodRawShape>(
       return;
     }
     const issues = payload.issues as z.core.$ZodRawIssue[];
+    /** Errors kept that cannot repeat one another; errors counted and dropped. */
+    let kept = 0;
+    let counted = 0;
     for (let index = 0; index < input.length; index++) {
       const start = issues.length;
       checkEntry(input[index], issues);
+      if (counting && issues.length > start) {
+        const errors = distinctErrors(issues, start);
+        if (errors !== undefined && kept > ERRORS_LISTED) {
+          counted += errors;
+          issues.length = start;
+          continue;
+        }
+        kept += errors ?? 0;
+      }
       // Each issue's path starts at its entry's index, as zod's array puts it (prefixIssues).
       for (let at = start; at < issues.length; at++) {
         const issue = issues[at] as { path?: PropertyKey[] };
         (issue.path ??= []).unshift(index);
       }
     }
+    if (counted > 0) issues.push(notKeptIssue(counted));
   });
+}
+
+/**
+ * How many errors the issues from `start` on make, or undefined when two of them are at one key
+ * path (errors at different paths never print alike: the path is part of what prints).
+ */
+export function distinctErrors(
+  issues: readonly z.core.$ZodRawIssue[],
+  start: number,
+): number | undefined {
+  const paths: Path[] = [];
+  for (let at = start; at < issues.length; at++) {
+    for (const path of errorPaths(issues[at]!)) paths.push(path);
+  }
+  if (paths.length <= SCANNED_PATHS) {
+    for (let one = 0; one < paths.length; one++) {
+      for (let other = one + 1; other < paths.length; other++) {
+        if (samePath(paths[one]!, paths[other]!)) return undefined;
+      }
+    }
+    return paths.length;
+  }
+  const seen = new Set(paths.map((path) => JSON.stringify(path)));
+  return seen.size === paths.length ? paths.length : undefined;
+}
+
+/** Up to this many paths are compared in pairs rather than written out. */
+const SCANNED_PATHS = 8;
+
+function samePath(one: Path, other: Path): boolean {
+  return one.length === other.length && one.every((segment, index) => segment === other[index]);
 }
 
 /** A key whose schema takes no value: present only to refuse it with a reason (`z.never`). */

@@ -1,7 +1,7 @@
 import type * as z from "zod";
 import { type ConfigError, type Origin, type Path, formatPath } from "./errors.js";
 import { SECRET_KEYS } from "./interpolate.js";
-import { type RawIssue, wordIssue } from "./raw-issues.js";
+import { type RawIssue, errorsNotKept, wordIssue } from "./raw-issues.js";
 import type { SecretAt } from "./secret-paths.js";
 import type { SourceFile } from "./source.js";
 
@@ -11,7 +11,8 @@ type Issue = RawIssue | z.core.$ZodIssue;
 /**
  * Turns zod's issues into positioned errors that say what was expected and what was found. Each
  * is placed now and worded when read: of a file's 500,000 problems the first 100 are listed, and
- * an error holds only its place, its issue and where that issue was found, not its words.
+ * an error holds only its place, its issue and where that issue was found, not its words. An
+ * issue standing for errors counted and not kept (`notKeptIssue`) makes none.
  */
 export function issuesToErrors(
   issues: readonly Issue[],
@@ -20,29 +21,43 @@ export function issuesToErrors(
 ): ConfigError[] {
   const errors: ConfigError[] = [];
   const wording = new Wording(source.value, secretAt);
-  const add = (path: Path, at: "key" | "value", issue: Issue, prefix: Path, key = -1) =>
+  const place: Place = (path, at, issue, prefix, key) =>
     errors.push(new IssueError(source.locate(path, at), wording, issue, prefix, key));
-  const visit = (issue: Issue, prefix: Path): void => {
-    const path = pathOf(issue, prefix);
-    switch (issue.code) {
-      case "unrecognized_keys":
-        issue.keys.forEach((key, index) => add([...path, key], "key", issue, prefix, index));
-        return;
-      case "invalid_key":
-        add(path, "key", issue, prefix);
-        return;
-      case "invalid_union": {
-        const branch = explainingBranch(issue.errors);
-        if (branch === undefined) add(path, "value", issue, prefix);
-        else for (const inner of branch) visit(inner, path);
-        return;
-      }
-      default:
-        add(path, "value", issue, prefix);
-    }
-  };
-  for (const issue of issues) visit(issue, []);
+  for (const issue of issues) if (errorsNotKept(issue) === 0) eachError(issue, NO_PREFIX, place);
   return errors;
+}
+
+/** The key paths of the errors `issue` makes, from where it was raised, as issuesToErrors places them. */
+export function errorPaths(issue: Issue): Path[] {
+  const paths: Path[] = [];
+  eachError(issue, NO_PREFIX, (path) => paths.push(path));
+  return paths;
+}
+
+const NO_PREFIX: Path = [];
+
+/** Places one error: where, at its key or its value, of which issue found under which path. */
+type Place = (path: Path, at: "key" | "value", issue: Issue, prefix: Path, key: number) => void;
+
+/** Each error `issue` makes: one a key it does not know, those of the union branch that explains it. */
+function eachError(issue: Issue, prefix: Path, place: Place): void {
+  const path = pathOf(issue, prefix);
+  switch (issue.code) {
+    case "unrecognized_keys":
+      issue.keys.forEach((key, index) => place([...path, key], "key", issue, prefix, index));
+      return;
+    case "invalid_key":
+      place(path, "key", issue, prefix, -1);
+      return;
+    case "invalid_union": {
+      const branch = explainingBranch(issue.errors);
+      if (branch === undefined) place(path, "value", issue, prefix, -1);
+      else for (const inner of branch) eachError(inner, path, place);
+      return;
+    }
+    default:
+      place(path, "value", issue, prefix, -1);
+  }
 }
 
 /** Where an issue is: its path under the path of what it was found in. */

@@ -20,7 +20,7 @@ import { plainMatcher, secretMatcher } from "./secret-paths.js";
 import { wrapSecrets } from "./secrets.js";
 import { LIMITS } from "./limits.js";
 import { parseSource, sizeMessage } from "./source.js";
-import { rawIssues } from "./raw-issues.js";
+import { errorsNotKept, rawIssues } from "./raw-issues.js";
 import type { ConfigSpec } from "./spec.js";
 
 export interface LoadOptions {
@@ -89,6 +89,8 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
   const interpolated: InterpolatedField[] = [];
   const secretValues: string[] = [];
   const masked = (found: ConfigError[]) => maskInterpolated(found, interpolated, secretValues);
+  /** Errors counted and not kept (schema.ts, SchemaUse `count`). */
+  let notKept = 0;
   for (const file of files) {
     const content = read(file, options, errors);
     if (content === undefined) continue;
@@ -123,7 +125,11 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     const source = { ...parsed.source, value };
     for (const problem of problems)
       errors.push(errorAt(source.locate(problem.path), problem.path, problem.message));
-    const issues = rawIssues(fileSchema(options.spec, "check"), value);
+    // Errors past those listed are counted, not kept, where each is placed where it is written
+    // and none is dropped for referring to an unset variable (schema.ts, SchemaUse).
+    const use = parsed.aliased || unresolved.length > 0 ? "check" : "count";
+    const issues = rawIssues(fileSchema(options.spec, use), value);
+    for (const issue of issues) notKept += errorsNotKept(issue);
     const invalid = issues.length === 0 ? [] : known(issuesToErrors(issues, source, secretAt));
     addAll(errors, invalid);
     if (invalid.length === 0 && problems.length === 0 && parsed.problems.length === 0) {
@@ -131,13 +137,13 @@ export function loadConfig(paths: readonly string[], options: LoadOptions): Load
     }
   }
   const order = files.map((file) => file.display);
-  if (errors.length > 0) return failed(errors, order, masked);
+  if (errors.length > 0) return failed(errors, order, masked, notKept);
   const resolved = resolve(valid, options.env, options.spec);
   for (const target of resolved.state.targets) {
     if (target.token) options.redactor?.add(target.token.reveal(), target.tokenEnv);
   }
   const problems = known(resolved.errors);
-  if (problems.length > 0) return failed(problems, order, masked);
+  if (problems.length > 0) return failed(problems, order, masked, 0);
   return { ok: true, state: resolved.state, variables: [...variables] };
 }
 
@@ -150,23 +156,26 @@ function addAll<T>(list: T[], more: readonly T[]): void {
 }
 
 /**
- * A failed load: its first errors in full and a count of the rest, with how many there are. Only
- * the errors listed are worded, so only they are masked: a repeat (the same words at one place)
- * says the same before masking as after, since one place holds one interpolated value.
+ * A failed load: its first errors in full and a count of the rest (`notKept` of them counted and
+ * not kept), with how many there are. Only the errors listed are worded, so only they are masked:
+ * a repeat (the same words at one place) says the same before masking as after, since one place
+ * holds one interpolated value.
  */
 function failed(
   errors: ConfigError[],
   order: readonly string[],
   masked: (listed: ConfigError[]) => ConfigError[],
+  notKept: number,
 ): LoadResult {
   const sorted = sortErrors(errors, order);
-  const listed = listedErrors(sorted);
+  const listed = listedErrors(sorted, notKept);
+  const problems = sorted.length + notKept;
   // The line counting the rest (last, when some are not listed) quotes no value of the file.
   const shown =
-    listed.length < sorted.length
+    listed.length < problems
       ? [...masked(listed.slice(0, -1)), listed[listed.length - 1]!]
       : masked(listed);
-  return { ok: false, errors: shown, problems: sorted.length };
+  return { ok: false, errors: shown, problems };
 }
 
 function positionKey(at: { file: string; line: number; column: number }): string {

@@ -24,3 +24,23 @@ export function rawIssues(schema: z.ZodType, value: unknown): RawIssue[] {
 export function wordIssue(issue: RawIssue): z.core.$ZodIssue {
   return z.core.util.finalizeIssue(issue, PARSE_CONTEXT, z.core.config());
 }
+
+/** The issues raised in place of errors counted and not kept, and how many each stands for. */
+const notKept = new WeakMap<object, number>();
+
+/**
+ * An issue that stands for `errors` errors found and counted but not kept: a long list's entries
+ * past its first problems (`listCheckedByWrittenKeys` says when). It makes no error of its own;
+ * the loader adds its count to the problems it reports. Known by identity, which zod keeps as
+ * it prefixes paths, so no issue a schema raises can be taken for one.
+ */
+export function notKeptIssue(errors: number): RawIssue {
+  const issue: RawIssue = { code: "custom", input: undefined, message: "errors not kept" };
+  notKept.set(issue, errors);
+  return issue;
+}
+
+/** How many errors `issue` stands for when it is a `notKeptIssue`, else 0. */
+export function errorsNotKept(issue: object): number {
+  return notKept.get(issue) ?? 0;
+}

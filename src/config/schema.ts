@@ -151,9 +151,11 @@ const propertyValue = z.union([
 
 /**
  * What a schema is for: describing the file (the JSON Schema) or checking one (the loader, which
- * checks a list's entries by the keys they write: `listCheckedByWrittenKeys`).
+ * checks a list's entries by the keys they write: `listCheckedByWrittenKeys`); `count` checks as
+ * `check` does and counts, without keeping, a long list's errors past those listed (the loader
+ * uses it for a file that holds no alias).
  */
-export type SchemaUse = "describe" | "check";
+export type SchemaUse = "describe" | "check" | "count";
 
 /**
  * A list of entries of `shape`, described by `entry`. `refine` looks at an entry only when it
@@ -166,9 +168,9 @@ function entryList<T extends z.ZodRawShape>(
   refinedKeys: ReadonlyArray<keyof T & string>,
   refine: (entry: z.output<z.ZodObject<T>>, context: z.core.$RefinementCtx) => void,
 ): z.ZodType {
-  return use === "check"
-    ? listCheckedByWrittenKeys(shape, refine, refinedKeys)
-    : z.array(closed(shape).superRefine(refine).describe(entry));
+  return use === "describe"
+    ? z.array(closed(shape).superRefine(refine).describe(entry))
+    : listCheckedByWrittenKeys(shape, refine, refinedKeys, use === "count");
 }
 
 function repositoryList(spec: ConfigSpec, use: SchemaUse) {
@@ -398,6 +400,7 @@ const GROUP_DESCRIPTIONS: Record<string, string> = {
 const built: Record<SchemaUse, WeakMap<ConfigSpec, z.ZodType>> = {
   describe: new WeakMap(),
   check: new WeakMap(),
+  count: new WeakMap(),
 };
 
 /** The schema of one desired-state file with the kinds' keys and sections. */

@@ -18,9 +18,12 @@ export interface SourceFile {
 /**
  * `problems` are errors that still leave a usable value (a repeated key: the first is kept; an
  * unsupported tag: the plain value is kept), so the rest of the file is checked in the same run.
+ * `aliased`: the file holds an alias, so a path may be placed where its anchor is written, before
+ * the paths written ahead of it.
  */
 export type ParseResult =
-  { ok: true; source: SourceFile; problems: ConfigError[] } | { ok: false; errors: ConfigError[] };
+  | { ok: true; source: SourceFile; problems: ConfigError[]; aliased: boolean }
+  | { ok: false; errors: ConfigError[] };
 
 /**
  * Where a YAML problem is shown: the parser reports some at the indentation before a key (column 1
@@ -57,6 +60,7 @@ export function parseSource(file: string, content: string | Uint8Array): ParseRe
   return {
     ok: true,
     problems: converted.errors,
+    aliased: converted.aliased,
     source: {
       file,
       value: converted.value,

@@ -17,7 +17,8 @@ interface Shape {
 
 /**
  * A document's plain value (objects, arrays, scalars) and the errors that still leave it usable,
- * or, when an alias goes past a limit, only the errors; and a locator for its paths.
+ * or, when an alias goes past a limit, only the errors; a locator for its paths; and whether it
+ * holds an alias, without which every path is placed where it is written.
  */
 export function convertTree(
   root: TreeNode,
@@ -27,11 +28,16 @@ export function convertTree(
   value: unknown;
   errors: ConfigError[];
   locate(path: Path, at: "key" | "value"): Origin;
+  aliased: boolean;
 } {
   // Without a "*" anywhere the document holds no alias, and the walk that finds them is skipped.
   const index = new TreeIndex(root, text.includes("*"), LIMITS.maxDepth);
   const converted = new Converter(index, position).run(root);
-  return { ...converted, locate: (path, at) => locate(index, root, path, at, position) };
+  return {
+    ...converted,
+    locate: (path, at) => locate(index, root, path, at, position),
+    aliased: index.holdsAliases,
+  };
 }
 
 /** Turns the tree into plain values, refusing what a config never needs and bounding aliases. */

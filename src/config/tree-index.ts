@@ -15,6 +15,7 @@ export class TreeIndex {
   readonly aliases: Array<{ alias: TreeAlias; path: Path }> = [];
   readonly #targets = new Map<TreeAlias, TreeNode>();
   readonly #pairs = new WeakMap<TreeMap, Map<string, TreePair>>();
+  #holdsAliases = false;
 
   constructor(
     root: TreeNode,
@@ -29,6 +30,7 @@ export class TreeIndex {
     const walk = (node: TreeNode | null): void => {
       if (node === null) return;
       if (node.kind === "alias") {
+        this.#holdsAliases = true;
         const target = anchors.get(node.name);
         if (target !== undefined) this.#targets.set(node, target);
         return;
@@ -39,7 +41,8 @@ export class TreeIndex {
       } else if (node.kind === "map") {
         for (let index = 0; index < node.pairs.length; index++) {
           const { key, value } = node.pairs[index]!;
-          if (key?.kind !== "alias") walk(key);
+          if (key?.kind === "alias") this.#holdsAliases = true;
+          else walk(key);
           visit(key?.kind === "scalar" ? String(key.value) : index, value);
         }
       }
@@ -51,6 +54,11 @@ export class TreeIndex {
       path.pop();
     };
     walk(root);
+  }
+
+  /** Whether the document holds an alias anywhere, as a key too. */
+  get holdsAliases(): boolean {
+    return this.#holdsAliases;
   }
 
   /** The node an alias refers to, or undefined when no anchor of its name comes before it. */
