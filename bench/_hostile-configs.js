@@ -60,6 +60,15 @@ export function hostileConfigs(bytes = MAX_BYTES) {
     // problems an entry: an explicit key (missing name, unknown key), an empty entry.
     "explicit-keys": fill(["version: 1", "repositories:"], () => "  - ? a", bytes),
     "empty-entries": fill(["version: 1", "repositories:"], () => "  - ", bytes),
+    // Lists in lists: each entry a list, not a mapping, with a list inside.
+    "nested-lists": fill(["version: 1", "repositories:"], () => "  - - - a", bytes),
+    // Valid entries, ten names over and over, each defining one setting: every entry past the
+    // first ten is a conflict, found once the file is merged and placed at both definitions.
+    conflicts: fill(
+      ["version: 1", "repositories:"],
+      (i) => `  - name: acme/r${i % 10}\n    settings: {description: d${i % 10}}`,
+      bytes,
+    ),
     // One error, nesting too deep at its start: found without tokenizing the whole file.
     "deep-flow": `version: 1\nrepositories: ${"[".repeat(bytes - 30)}\n`,
   };

@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
-import { thousands } from "../core/budget.js";
+import { thousands } from "../core/thousands.js";
 import type { ApplyReport, Plan } from "../core/plan.js";
 import {
   applyJsonChunks,

@@ -4,6 +4,7 @@ import { basename, dirname, resolve } from "node:path";
 import { formatConfigError } from "../config/index.js";
 import type { DesiredState } from "../config/model.js";
 import { LIMITS } from "../config/limits.js";
+import { thousands } from "../core/thousands.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -142,7 +143,7 @@ export function loadStateAt(
   for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
   const count = result.problems;
   throw new CliError(
-    `${command}: the configuration at ${ref} has ${count.toLocaleString("en-US")} error${count === 1 ? "" : "s"}; ` +
+    `${command}: the configuration at ${ref} has ${thousands(count)} error${count === 1 ? "" : "s"}; ` +
       "plan without --changed-from to see the whole plan",
   );
 }

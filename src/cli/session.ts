@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { formatConfigError } from "../config/index.js";
 import type { DesiredState } from "../config/model.js";
 import type { Secret } from "../core/secret.js";
+import { thousands } from "../core/thousands.js";
 import { loadDesiredState } from "../engine/desired.js";
 import { collectSecrets } from "../engine/secrets.js";
 import { CONTENT_CREATION } from "../forge/limits.js";
@@ -132,7 +133,7 @@ export function loadState(
   for (const error of result.errors) io.stderr.write(`${formatConfigError(error)}\n`);
   const count = result.problems;
   throw new CliError(
-    `${command}: the configuration has ${count.toLocaleString("en-US")} error${count === 1 ? "" : "s"}; nothing was read or changed`,
+    `${command}: the configuration has ${thousands(count)} error${count === 1 ? "" : "s"}; nothing was read or changed`,
   );
 }
 

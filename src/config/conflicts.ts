@@ -34,8 +34,11 @@ interface Named {
  */
 export class RepositoryConflicts {
   readonly #entries: Named[] = [];
-  /** The first definition of each resource: located only when another one is found. */
-  readonly #firsts = new Map<string, { entry: ScopedEntry; path: Path }>();
+  /**
+   * The first definition of each resource: located only when another one is found, and once
+   * (`described`) however many are.
+   */
+  readonly #firsts = new Map<string, { entry: ScopedEntry; path: Path; described?: string }>();
   /** The name as the first entry of each key wrote it, for messages. */
   readonly #names = new Map<string, string>();
 
@@ -69,9 +72,10 @@ export class RepositoryConflicts {
         const first = this.#firsts.get(key);
         if (first === undefined) this.#firsts.set(key, { entry: named.entry, path });
         else {
+          first.described ??= describePlace(this.#place(first.entry, first.path));
           this.sink.error(
             this.#place(named.entry, path),
-            `${defined.what} of ${shownName} is also defined at ${describePlace(this.#place(first.entry, first.path))}; define it in one place`,
+            `${defined.what} of ${shownName} is also defined at ${first.described}; define it in one place`,
           );
         }
       }

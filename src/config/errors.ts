@@ -1,3 +1,5 @@
+import { thousands } from "../core/thousands.js";
+
 /** Where a value was written: 1-based line and column in a file, as shown to the user. */
 export interface Origin {
   file: string;
@@ -95,7 +97,6 @@ export function listedErrors(sorted: readonly ConfigError[], notKept = 0): Confi
   if (next === undefined) {
     throw new Error(`${notKept} errors counted where only ${sorted.length} were kept`);
   }
-  const count = (n: number) => n.toLocaleString("en-US");
   return [
     ...sorted.slice(0, ERRORS_LISTED).map(plainError),
     {
@@ -103,7 +104,7 @@ export function listedErrors(sorted: readonly ConfigError[], notKept = 0): Confi
       line: next.line,
       column: next.column,
       path: "",
-      message: `${count(total)} problems in all; the ${count(total - ERRORS_LISTED)} from here on are not listed: fix the ${ERRORS_LISTED} above first`,
+      message: `${thousands(total)} problems in all; the ${thousands(total - ERRORS_LISTED)} from here on are not listed: fix the ${ERRORS_LISTED} above first`,
     },
   ];
 }

@@ -1,3 +1,5 @@
+import { thousands } from "./thousands.js";
+
 /**
  * What a plan's reads cost, and the least time GitHub's published limits allow for them — the
  * budget line every plan carries. The limits ("Rate limits for the REST API", "Rate limits and
@@ -79,15 +81,6 @@ export interface LeastTime {
   minutes: number;
   /** The limit that sets it, as a plan names it: "900 REST points/min". */
   limit: string;
-}
-
-/**
- * A number with thousands separators, as toLocaleString("en-US") writes it. A whole number is
- * written without it: a run's first toLocaleString starts ICU, some 30 ms of CPU, for a comma.
- */
-export function thousands(value: number): string {
-  if (!Number.isInteger(value)) return value.toLocaleString("en-US");
-  return String(value).replace(/\B(?=(\d{3})+$)/g, ",");
 }
 
 /** "a minute", "10 min": a window as a limit's label says it. */

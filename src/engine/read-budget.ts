@@ -6,8 +6,8 @@ import {
   leastTime,
   PUBLISHED_LIMITS,
   type ReadBudget,
-  thousands,
 } from "../core/budget.js";
+import { thousands } from "../core/thousands.js";
 import type { ClientStats, ForgeClient } from "../forge/client.js";
 import { GITLAB_COM_API_LIMIT, GITLAB_COM_ENDPOINT_LIMITS } from "../forge/gitlab-limits.js";
 import type { ResourceReader } from "../resources/context.js";

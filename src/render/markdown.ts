@@ -1,4 +1,5 @@
-import { budgetLine, thousands } from "../core/budget.js";
+import { budgetLine } from "../core/budget.js";
+import { thousands } from "../core/thousands.js";
 import type {
   Action,
   ApplyReport,
