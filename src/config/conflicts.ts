@@ -2,7 +2,7 @@ import { type Origin, type Path, formatOrigin, formatPath } from "./errors.js";
 import { layerOf, mergeLayers } from "./merge.js";
 import type { ScopedEntry } from "./model.js";
 import type { SourceFile } from "./source.js";
-import type { SettingSpec } from "./spec.js";
+import type { Defined, SettingSpec } from "./spec.js";
 
 /** A place something was written: the file position and the key path, for "also defined at" messages. */
 export interface Place {
@@ -35,12 +35,16 @@ interface Named {
 export class RepositoryConflicts {
   readonly #entries: Named[] = [];
   /**
-   * The first definition of each resource: located only when another one is found, and once
-   * (`described`) however many are.
+   * The first entry of each key, and whether its definitions are recorded in `#firsts`: only once a
+   * second entry of the key comes, since most keys (a repository each) have one entry and what it
+   * defines can then meet nothing else.
+   */
+  readonly #keys = new Map<string, { first: Named; recorded: boolean }>();
+  /**
+   * The first definition of each resource of a key with several entries: located only when
+   * another one is found, and once (`described`) however many are.
    */
   readonly #firsts = new Map<string, { entry: ScopedEntry; path: Path; described?: string }>();
-  /** The name as the first entry of each key wrote it, for messages. */
-  readonly #names = new Map<string, string>();
 
   /** Each setting by its key, with its place in the kinds' order. */
   readonly #settings: Map<string, { setting: SettingSpec; order: number }>;
@@ -54,28 +58,60 @@ export class RepositoryConflicts {
 
   add(named: Named): void {
     this.#entries.push(named);
-    let shownName = this.#names.get(named.key);
-    if (shownName === undefined) {
-      shownName = named.name;
-      this.#names.set(named.key, shownName);
+    const seen = this.#keys.get(named.key);
+    if (seen === undefined) {
+      this.#keys.set(named.key, { first: named, recorded: false });
+      // Alone so far, it can only define a resource twice itself.
+      const definitions = this.#definitions(named);
+      if (definitions.reduce((count, { defined }) => count + defined.length, 0) > 1) {
+        this.#check(named, named.name, definitions, new Map(), true);
+      }
+      return;
     }
+    if (!seen.recorded) {
+      // Its own repeats were reported when it came.
+      this.#check(seen.first, seen.first.name, this.#definitions(seen.first), this.#firsts, false);
+      seen.recorded = true;
+    }
+    this.#check(named, seen.first.name, this.#definitions(named), this.#firsts, true);
+  }
+
+  /** What an entry defines, by the setting that defines it. */
+  #definitions(named: Named): Array<{ setting: string; defined: readonly Defined[] }> {
     // Only read: an entry without profiles is its own layer, not worth a copy per entry.
     const layers = named.entry.layers;
     const own = (layers.length === 1 ? layers[0]!.value : mergeLayers(layers)) as Record<
       string,
       unknown
     >;
-    for (const setting of this.#written(own)) {
-      for (const defined of setting.defines(own[setting.key])) {
-        const key = `${named.key}|${setting.key}|${defined.id}`;
-        const path = [setting.key, ...defined.path];
-        const first = this.#firsts.get(key);
-        if (first === undefined) this.#firsts.set(key, { entry: named.entry, path });
-        else {
+    return this.#written(own).map((setting) => ({
+      setting: setting.key,
+      defined: setting.defines(own[setting.key]),
+    }));
+  }
+
+  /**
+   * Records `definitions` in `firsts` (keyed within the entry's key) where none came before, and,
+   * with `report`, each that did as an error naming `shownName` and the first definition.
+   */
+  #check(
+    named: Named,
+    shownName: string,
+    definitions: ReadonlyArray<{ setting: string; defined: readonly Defined[] }>,
+    firsts: Map<string, { entry: ScopedEntry; path: Path; described?: string }>,
+    report: boolean,
+  ): void {
+    for (const { setting, defined } of definitions) {
+      for (const { id, path: within, what } of defined) {
+        const key = `${named.key}|${setting}|${id}`;
+        const path = [setting, ...within];
+        const first = firsts.get(key);
+        if (first === undefined) firsts.set(key, { entry: named.entry, path });
+        else if (report) {
           first.described ??= describePlace(this.#place(first.entry, first.path));
           this.sink.error(
             this.#place(named.entry, path),
-            `${defined.what} of ${shownName} is also defined at ${first.described}; define it in one place`,
+            `${what} of ${shownName} is also defined at ${first.described}; define it in one place`,
           );
         }
       }
