@@ -73,7 +73,8 @@ const KEY_SETS_KEPT = 256;
  * a later entry's issues are counted and dropped, and one `notKeptIssue` stands for them all.
  * Each is an error the loader would have sorted past those listed and only counted: an entry's
  * errors are placed within its own text, after the earlier entries', as long as the file holds no
- * alias (whose errors are placed at its anchor) — the loader counts only then. Entries of 100,000
+ * alias (whose errors are placed at its anchor), and none is dropped for a value that refers to an
+ * unset variable (`validate`) — the loader counts only then (load.ts). Entries of 100,000
  * errors otherwise kept as many issues and errors alive to print 100 (garbage collection was a
  * third of validating 2 MB of `- ? a`, issue #35). An entry two of whose errors share a key path
  * (which may print alike: sortErrors keeps one) is kept, and its errors are not counted as kept.
