@@ -194,6 +194,13 @@ export function distinctErrors(
   issues: readonly z.core.$ZodRawIssue[],
   start: number,
 ): number | undefined {
+  if (issues.length - start === 1) {
+    // One issue's errors are at different paths, but for a union's, drawn from its branches: an
+    // entry with 76,920 unknown keys is not written out twice.
+    const only = issues[start]!;
+    if (only.code === "unrecognized_keys") return only.keys.length;
+    if (only.code !== "invalid_union") return 1;
+  }
   const paths: Path[] = [];
   for (let at = start; at < issues.length; at++) {
     for (const path of errorPaths(issues[at]!)) paths.push(path);

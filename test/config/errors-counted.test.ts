@@ -163,6 +163,14 @@ describe("errors counted past those listed", () => {
     expect(distinctErrors([at(["name"], "one"), at(["name"], "two")], 0)).toBeUndefined();
     // Issues before `start` are another entry's.
     expect(distinctErrors([at(["name"], "one"), at(["name"], "two")], 1)).toBe(1);
+    // One issue: an error a key it does not know, or one error.
+    const unknownKeys: z.core.$ZodRawIssue = {
+      code: "unrecognized_keys",
+      keys: ["a", "b", "c"],
+      input: {},
+    };
+    expect(distinctErrors([unknownKeys], 0)).toBe(3);
+    expect(distinctErrors([at(["name"], "one")], 0)).toBe(1);
     // Past the paths compared in pairs, the same answer.
     const many = Array.from({ length: 20 }, (_, index) => at(["key", index], "k"));
     expect(distinctErrors(many, 0)).toBe(20);
