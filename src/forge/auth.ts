@@ -8,9 +8,11 @@ import { Secret } from "../core/secret.js";
 export interface AuthProvider {
   /**
    * The Authorization header value for the next attempt ("Bearer …"), or undefined to send none.
-   * Waits for a refresh in flight; throws ForgeError when no credential can be had.
+   * Waits for a refresh in flight; throws ForgeError when no credential can be had. A header at
+   * hand is returned as it is, not in a promise, so the attempt is sent in the same turn as its
+   * slot frees (./slots.ts).
    */
-  authorization(): Promise<Secret | undefined>;
+  authorization(): Secret | undefined | Promise<Secret | undefined>;
   /**
    * The service answered 401 to an attempt sent with `sent`. Resolves true when another credential
    * is now to be had (a fresh installation token), so the request is worth one more attempt.
@@ -52,7 +54,7 @@ export class StaticTokenAuth implements AuthProvider {
         : `token:${createHash("sha256").update(token.reveal()).digest("hex")}`;
   }
 
-  async authorization(): Promise<Secret | undefined> {
+  authorization(): Secret | undefined {
     return this.#header;
   }
 

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { request as octokitRequest } from "@octokit/request";
-import pLimit, { type LimitFunction } from "p-limit";
 import type { Secret } from "../core/secret.js";
 import { type AuthProvider, StaticTokenAuth } from "./auth.js";
 import type { RateWindow } from "./budget.js";
@@ -8,7 +7,7 @@ import { type CacheEntry, type ConditionalCache, cacheKey } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { CLIENT_DEFAULTS } from "./defaults.js";
 import { ForgeError, permissionsNote, serviceMessage, StoppedBeforeSending } from "./errors.js";
-import { createHttpFetch } from "./http-fetch.js";
+import { createHttpFetch, type HttpFetch } from "./http-fetch.js";
 import { endpointGroupOf, type GitlabLimitsMode, gitlabLimitsOf } from "./gitlab-limits.js";
 import { GitlabWindows } from "./gitlab-windows.js";
 import { graphqlResult, type GraphqlResult, graphqlThrottle } from "./graphql-answer.js";
@@ -35,6 +34,7 @@ import { buildUrl, displayPath, literalUrl } from "./urls.js";
 import { githubValidator, type RequestHeaders, sameTag, varyOf } from "./validator.js";
 import { writeLaneOf } from "./write-lane.js";
 import { KeyedSerializer } from "./write-lock.js";
+import { Slots } from "./slots.js";
 
 export type { CacheEntry, ConditionalCache } from "./cache.js";
 export { DirectoryCache, MemoryCache } from "./cache.js";
@@ -102,7 +102,8 @@ export class ForgeClient {
   readonly #onEvent: (event: ClientEvent) => void;
   readonly #signal: AbortSignal | undefined;
   readonly #octokit: typeof octokitRequest;
-  readonly #limit: LimitFunction;
+  readonly #slots: Slots;
+  readonly #fetch: HttpFetch;
   readonly #pacer: Pacer;
   readonly #writeKeys = new KeyedSerializer();
   readonly #stats: ClientStats = {
@@ -181,7 +182,8 @@ export class ForgeClient {
     this.#random = options.random ?? Math.random;
     this.#onEvent = options.onEvent ?? (() => {});
     this.#signal = options.signal;
-    this.#limit = pLimit(concurrency);
+    this.#slots = new Slots(concurrency);
+    this.#fetch = createHttpFetch(concurrency, maxResponseBytes, idleTimeoutMs);
     const pointsPerMinute = options.pointsPerMinute ?? CLIENT_DEFAULTS.pointsPerMinute;
     if (!(Number.isFinite(pointsPerMinute) && pointsPerMinute > 0)) {
       throw new Error(`points per minute must be a positive number, got ${pointsPerMinute}`);
@@ -215,7 +217,7 @@ export class ForgeClient {
         ...(options.kind === "repository" ? { "x-github-api-version": "2022-11-28" } : {}),
       },
       request: {
-        fetch: createHttpFetch(concurrency, maxResponseBytes, idleTimeoutMs),
+        fetch: this.#fetch,
         log: silentLog,
         // A success body is read by readAnswer, which tells JSON from anything else.
         parseSuccessResponseBody: false,
@@ -460,8 +462,8 @@ export class ForgeClient {
       if (spacing > 0) await this.#clock.sleep(spacing, this.#signal);
       const stored = key !== undefined ? this.#cache?.get(key) : undefined;
       const cached = tokenBoundOnly && stored?.scheme !== "github" ? undefined : stored;
-      const { outcome, sent } = await this.#limit(() =>
-        this.#attempt(ticket, url, body, cached, progress),
+      const { outcome, sent } = await this.#slots.run((release) =>
+        this.#attempt(ticket, url, body, cached, progress, release),
       );
       attempts++;
       const settled = this.#settle<T>(
@@ -607,8 +609,10 @@ export class ForgeClient {
   }
 
   /**
-   * One attempt, inside a concurrency slot: wait for pacing and a credential, send, and record what
-   * came back, with the credential it was sent with.
+   * One attempt, in one of the client's concurrency slots: wait for pacing and a credential, send,
+   * and record what came back, with the credential it was sent with. The slot is released as the
+   * answer's last byte is read (`release`, through the fetch), so the next attempt is sent before
+   * this answer is parsed; or when the attempt ends, whichever comes first.
    */
   async #attempt(
     ticket: Ticket,
@@ -616,11 +620,14 @@ export class ForgeClient {
     body: unknown,
     cached: CacheEntry | undefined,
     progress: { sent: boolean },
+    release: () => void,
   ): Promise<{ outcome: Outcome; sent: Secret | undefined }> {
-    const admitted = await this.#pacer.admit(ticket);
+    const admission = this.#pacer.admit(ticket);
+    const admitted = admission instanceof Promise ? await admission : admission;
     let sent: Secret | undefined;
     try {
-      sent = await this.#auth.authorization();
+      const header = this.#auth.authorization();
+      sent = header instanceof Promise ? await header : header;
     } catch (error) {
       this.#pacer.done(admitted, undefined, false);
       throw error;
@@ -654,7 +661,10 @@ export class ForgeClient {
           ...(cached !== undefined ? this.#conditions(cached, sent) : {}),
         },
         ...(body !== undefined ? { data: revealSecrets(body) } : {}),
-        request: { signal: attempt.signal },
+        request: {
+          signal: attempt.signal,
+          fetch: (input: string | URL, init?: RequestInit) => this.#fetch(input, init, release),
+        },
       });
       outcome = answered(ticket.method, response.status, response.headers, response.data);
     } catch (error) {

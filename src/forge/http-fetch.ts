@@ -20,6 +20,17 @@ interface OctokitResponse {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
+/**
+ * `fetch`, and for the client's concurrency slots (./slots.ts): `answered` is called as the last byte of an
+ * answer is read, before the body is decoded or handed on.
+ */
+export type HttpFetch = ((
+  input: string | URL,
+  init?: RequestInit,
+  answered?: () => void,
+) => Promise<Response>) &
+  typeof fetch;
+
 const MAX_REDIRECTS = 20;
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 type Decoder = (input: Buffer, options: ZlibOptions) => Promise<Buffer>;
@@ -106,6 +117,11 @@ export class BodyStalled extends Error {
   }
 }
 
+/** Whether an answer is a redirect this fetch may follow. */
+function redirects(status: number, location: string | undefined): location is string {
+  return [301, 302, 303, 307, 308].includes(status) && location !== undefined;
+}
+
 /** Errors as fetch reports them, so the retry policy classifies both the same way. */
 function fetchFailed(cause: unknown): TypeError {
   return new TypeError("fetch failed", { cause });
@@ -136,12 +152,12 @@ export function createHttpFetch(
   maxSockets: number,
   maxBytes: number = CLIENT_DEFAULTS.maxResponseBytes,
   idleMs: number = CLIENT_DEFAULTS.idleTimeoutMs,
-): typeof fetch {
+): HttpFetch {
   const agents = {
     "http:": new HttpAgent({ keepAlive: true, maxSockets }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets }),
   };
-  const once = (url: URL, exchange: Exchange) =>
+  const once = (url: URL, exchange: Exchange, answered?: () => void) =>
     new Promise<{ message: IncomingMessage; body: Buffer }>((resolve, reject) => {
       const { signal } = exchange;
       if (signal?.aborted) return reject(signal.reason);
@@ -197,6 +213,8 @@ export function createHttpFetch(
         message.once("end", () => {
           clearTimeout(idle);
           settle();
+          // A redirect's end is not the answer's: the slot is kept while it is followed.
+          if (!redirects(status, message.headers.location)) answered?.();
           const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
           const decode = decoders[String(message.headers["content-encoding"] ?? "").trim()];
           if (decode === undefined || raw.length === 0) return resolve({ message, body: raw });
@@ -214,7 +232,7 @@ export function createHttpFetch(
       request.end(exchange.body);
     });
 
-  const httpFetch = async (input: string | URL, init: RequestInit = {}) => {
+  const httpFetch = async (input: string | URL, init: RequestInit = {}, answered?: () => void) => {
     let url = new URL(input);
     const exchange: Exchange = {
       method: (init.method ?? "GET").toUpperCase(),
@@ -224,10 +242,10 @@ export function createHttpFetch(
     };
     const write = MUTATING.has(exchange.method);
     for (let hop = 0; ; hop++) {
-      const { message, body } = await once(url, exchange);
+      const { message, body } = await once(url, exchange, answered);
       const status = message.statusCode ?? 0;
       const location = message.headers.location;
-      if (![301, 302, 303, 307, 308].includes(status) || location === undefined) {
+      if (!redirects(status, location)) {
         return responseOf(url, message, body);
       }
       if (init.redirect === "manual") return responseOf(url, message, body);
@@ -254,5 +272,5 @@ export function createHttpFetch(
       url = next;
     }
   };
-  return httpFetch as unknown as typeof fetch;
+  return httpFetch as unknown as HttpFetch;
 }

@@ -219,48 +219,65 @@ export class Pacer {
    * already). Every wait here counts towards the maximum: a budget that never admits (a window
    * that resets only to be empty again) ends in RateLimitWaitExceeded, not in waiting on.
    */
-  async admit(ticket: Ticket): Promise<Admitted> {
-    const { clock, signal, maxWaitMs } = this.#options;
-    const started = clock.now();
+  admit(ticket: Ticket): Admitted | Promise<Admitted> {
+    // Admitted without a wait, the request is sent in this same turn (./slots.ts says why).
+    const started = this.#options.clock.now();
+    const first = this.#admitOrWait(ticket, started, started);
+    return "until" in first ? this.#admitAfter(ticket, started, first.until) : first;
+  }
+
+  async #admitAfter(ticket: Ticket, started: number, until: number): Promise<Admitted> {
+    const { clock, signal } = this.#options;
     for (;;) {
-      const now = clock.now();
-      if (this.#refused !== undefined && now < this.#refused.resetAt) throw this.#refused;
-      let until: number;
-      if (now < this.#pausedUntil) {
-        until = this.#pausedUntil;
+      await clock.sleep(until - clock.now(), signal);
+      const next = this.#admitOrWait(ticket, started, clock.now());
+      if (!("until" in next)) return next;
+      until = next.until;
+    }
+  }
+
+  /**
+   * One try at `now`: the request admitted, or until when it waits; throws where waiting would
+   * not help or would take longer than the maximum since `started`.
+   */
+  #admitOrWait(ticket: Ticket, started: number, now: number): Admitted | { until: number } {
+    const { maxWaitMs } = this.#options;
+    if (this.#refused !== undefined && now < this.#refused.resetAt) throw this.#refused;
+    let until: number;
+    if (now < this.#pausedUntil) {
+      until = this.#pausedUntil;
+    } else {
+      const admission = ticket.free
+        ? { go: true as const }
+        : this.#budget.admit(ticket.category, now, ticket.cost);
+      if (admission.go) {
+        const hold = this.#secondaryHold(ticket, now);
+        if (hold === undefined) {
+          this.#spend(ticket, now);
+          return { ticket, cpu: this.#cpu?.begin(ticket.category) };
+        }
+        if (!ticket.free) this.#budget.release(ticket.category, ticket.cost);
+        until = now + hold.waitMs;
+        this.#holdFor(hold, ticket, until, now);
+      } else if (admission.reason === "unusable") {
+        throw unusableBudget(ticket, admission.limit, this.#options.share);
       } else {
-        const admission = ticket.free
-          ? { go: true as const }
-          : this.#budget.admit(ticket.category, now, ticket.cost);
-        if (admission.go) {
-          const hold = this.#secondaryHold(ticket, now);
-          if (hold === undefined) {
-            this.#spend(ticket, now);
-            return { ticket, cpu: this.#cpu?.begin(ticket.category) };
-          }
-          if (!ticket.free) this.#budget.release(ticket.category, ticket.cost);
-          until = now + hold.waitMs;
-          this.#holdFor(hold, ticket, until, now);
-        } else if (admission.reason === "unusable") {
-          throw unusableBudget(ticket, admission.limit, this.#options.share);
-        } else {
-          until = admission.until;
-          if (until - now > maxWaitMs) {
-            throw new RateLimitWaitExceeded(ticket.category, until, until - now, maxWaitMs);
-          }
-          if (admission.reason === "rate-limit-reset") {
-            this.#announce({ category: ticket.category, until, reason: "rate-limit-reset" }, now);
-          }
+        until = admission.until;
+        if (until - now > maxWaitMs) {
+          throw new RateLimitWaitExceeded(ticket.category, until, until - now, maxWaitMs);
+        }
+        if (admission.reason === "rate-limit-reset") {
+          this.#announce({ category: ticket.category, until, reason: "rate-limit-reset" }, now);
         }
       }
-      if (until - started > maxWaitMs) {
-        throw new RateLimitWaitExceeded(ticket.category, until, until - now, maxWaitMs, {
-          kind: "total",
-          waitedMs: now - started,
-        });
-      }
-      await clock.sleep(until - now, signal);
     }
+    if (until - started > maxWaitMs) {
+      throw new RateLimitWaitExceeded(ticket.category, until, until - now, maxWaitMs, {
+        kind: "total",
+        waitedMs: now - started,
+      });
+    }
+    return { until };
   }
 
   /** Ends an admitted attempt with what its answer reported of the category's window. */

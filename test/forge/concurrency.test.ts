@@ -31,6 +31,32 @@ describe("secondary-limit hygiene", () => {
     expect(service.maxInFlight).toBe(4);
   });
 
+  it("sends the next request as an answer's last byte comes in, before that answer is handed back", async () => {
+    // With one slot, each GET waits for the one before. It is sent (and counted) before that one's
+    // answer has been parsed and reported: the `request` event comes after the parsing.
+    const sentBeforeReported: number[] = [];
+    const counted: { requests: () => number } = { requests: () => 0 };
+    const { client } = await setUp(
+      (request) =>
+        request.path.endsWith("/missing")
+          ? { status: 404, body: { message: "Not Found" } }
+          : { body: {} },
+      {
+        concurrency: 1,
+        onEvent: (event) => {
+          if (event.type === "request") sentBeforeReported.push(counted.requests());
+        },
+      },
+    );
+    counted.requests = () => client.stats().requests;
+    await Promise.all([
+      client.getOrUndefined("/repos/acme/missing"),
+      client.get("/repos/acme/r1"),
+      client.get("/repos/acme/r2"),
+    ]);
+    expect(sentBeforeReported).toEqual([2, 3, 3]);
+  });
+
   it("spaces mutating requests by the write interval", async () => {
     // Virtual time moves on while other requests are on the wire, so the send time is taken from
     // the client's own events (emitted at `now`, `ms` after the send) rather than from arrival.

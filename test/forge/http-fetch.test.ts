@@ -60,6 +60,23 @@ describe("the fetch octokit is given", () => {
     });
   });
 
+  it("says an answer is in as its last byte is read, before handing it on, and once a redirect is followed", async () => {
+    const url = await serve((req, res, body) =>
+      req.url === "/old" ? res.writeHead(301, { location: "/x" }).end() : echo(req, res, body),
+    );
+    const seen: string[] = [];
+    const answered = () => seen.push("answered");
+    const response = await httpFetch(`${url}/x`, {}, answered).then((answer) => {
+      seen.push("handed on");
+      return answer;
+    });
+    expect(response.status).toBe(200);
+    expect(seen).toEqual(["answered", "handed on"]);
+    seen.length = 0;
+    expect((await httpFetch(`${url}/old`, {}, answered)).url).toBe(`${url}/x`);
+    expect(seen).toEqual(["answered"]);
+  });
+
   it("decodes a gzip body", async () => {
     const url = await serve((_req, res) => {
       res.setHeader("content-encoding", "gzip");
