@@ -1,12 +1,12 @@
 /**
  * The client's concurrency: at most `size` attempts hold a slot at once, the rest wait in order.
  * Unlike a promise-based limiter (p-limit, which the client used before), a slot passes to the
- * next waiting attempt synchronously, inside `release`. The client releases a slot in the handler
- * that reads an answer's last byte (./http-fetch.ts), which Node runs from its tick queue: the next
- * request reaches its socket there, before the microtasks that parse and plan the answer. Handed
- * over through a promise, the next attempt started among those microtasks, and Node wrote its
- * request only after all of them: about 0.4 ms more a request at 8 slots, most of what a plan of
- * 1,000 repositories spent beyond a bare client between an answer and the next request.
+ * next waiting attempt synchronously, inside `release`. The client releases a slot as an answer's
+ * last byte is read (./http-fetch.ts), in Node's tick queue: the next request reaches its socket
+ * there, before the microtasks that parse and plan the answer. Handed over through a promise, the
+ * next attempt started among those microtasks, and Node wrote its request only after all of them:
+ * about 0.4 ms more a request at 8 slots, most of what a plan of 1,000 repositories spent beyond a
+ * bare client between an answer and the next request.
  */
 export class Slots {
   #free: number;
