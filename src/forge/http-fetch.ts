@@ -21,8 +21,9 @@ interface OctokitResponse {
 }
 
 /**
- * `fetch`, and for the client's concurrency slots (./slots.ts): `answered` is called as the last byte of an
- * answer is read, before the body is decoded or handed on.
+ * `fetch`, and for the client's concurrency slots (./slots.ts): `answered` is called once an
+ * answer's last byte is read (in the next tick, when Node has its socket back), before the body is
+ * decoded or handed on.
  */
 export type HttpFetch = ((
   input: string | URL,
