@@ -25,13 +25,20 @@ describe("runWindowed", () => {
     expect(most()).toBe(32);
   });
 
-  it("lets the first 16 tasks' work out onto the event loop before it starts the rest", async () => {
-    const { tasks, log } = noted(64);
-    const marks: string[] = [];
-    // An event-loop turn queued now runs after the first tasks start and before the others do.
-    void afterEvents().then(() => marks.push(`turn after ${log.length} starts`));
+  it("starts 16 tasks in each turn of the event loop, so answers are read between", async () => {
+    // No task finishes before the window has started, so each turn's starts are its own.
+    const { tasks, log } = noted(64, () => 10);
+    const seen: number[] = [];
+    let done = false;
+    // Queued before the window's own turns, so each runs after one turn's starts and before the next.
+    const note = () => {
+      seen.push(log.length);
+      if (!done) setImmediate(note);
+    };
+    setImmediate(note);
     await runWindowed(tasks, 64);
-    expect(marks).toEqual(["turn after 16 starts"]);
+    done = true;
+    expect(seen.slice(0, 4)).toEqual([16, 32, 48, 64]);
   });
 
   it("rejects with the first failure, even one while the rest of the window starts", async () => {
