@@ -10,16 +10,17 @@ import { CliError, type CliIO, type Command, type CommandIO } from "./io.js";
  */
 const INTERRUPTED = 130;
 
-// Commands are imported lazily so `forgeplan --version` and small commands start fast.
+// Commands are imported lazily so `forgeplan --version` and `--help` start fast; the sandbox, which
+// shares no code with the others, on its own.
 const commands: Record<string, () => Promise<Command>> = {
-  validate: async () => (await import("./validate.js")).validate,
-  plan: async () => (await import("./plan.js")).plan,
-  apply: async () => (await import("./apply.js")).apply,
-  drift: async () => (await import("./drift.js")).drift,
-  ci: async () => (await import("./ci.js")).ciCommand(runCli),
-  export: async () => (await import("./export.js")).exportCommand,
-  migrate: async () => (await import("./migrate.js")).migrate,
-  schema: async () => (await import("./schema.js")).schema,
+  validate: async () => (await import("./commands.js")).validate,
+  plan: async () => (await import("./commands.js")).plan,
+  apply: async () => (await import("./commands.js")).apply,
+  drift: async () => (await import("./commands.js")).drift,
+  ci: async () => (await import("./commands.js")).ciCommand(runCli),
+  export: async () => (await import("./commands.js")).exportCommand,
+  migrate: async () => (await import("./commands.js")).migrate,
+  schema: async () => (await import("./commands.js")).schema,
   sandbox: async () => (await import("./sandbox.js")).sandbox,
 };
 

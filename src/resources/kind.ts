@@ -315,15 +315,3 @@ export interface SectionPart<S extends z.ZodType = z.ZodType> {
     id: string,
   ): Promise<{ entries: Array<z.input<S>>; comments: string[] }>;
 }
-
-/**
- * A kind's function that loads its module the first time it is called: what only export needs (a
- * kind's export.ts and what it imports) stays off the path of validate, plan and apply, which load
- * every kind's index at start, and each module costs a millisecond or more to load (issue #40).
- * Kinds whose export takes arguments of the index's own write the same as an async arrow.
- */
-export function loadedOnCall<A extends unknown[], R>(
-  load: () => Promise<(...args: A) => Promise<R>>,
-): (...args: A) => Promise<R> {
-  return async (...args) => (await load())(...args);
-}

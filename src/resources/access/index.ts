@@ -1,9 +1,10 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyGrant } from "./canonical.js";
 import { accessGraphql } from "./graphql.js";
 import { teamsFromOrganization } from "./organization-side.js";
 import { planAccess } from "./plan.js";
 import { accessSetting } from "./settings.js";
+import { exportAccess } from "./export.js";
 
 /**
  * Who has access to a repository (`access: {mode, users, teams}`): its direct collaborators, their
@@ -20,7 +21,7 @@ export const access = defineKind({
     plan: ({ reader, at, value, options }) => planAccess(reader, at, value, options),
     graphql: accessGraphql,
     organizationSide: teamsFromOrganization,
-    export: loadedOnCall(async () => (await import("./export.js")).exportAccess),
+    export: exportAccess,
   },
   verify: verifyGrant,
 });

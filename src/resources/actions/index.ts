@@ -1,7 +1,8 @@
 import { repoPath } from "../context.js";
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { planActions } from "./plan.js";
 import { organizationActionsSetting, repositoryActionsSetting } from "./settings.js";
+import { exportOrganizationActions, exportRepositoryActions } from "./export.js";
 
 /**
  * GitHub Actions permissions of a repository or an organization (`actions: {…}`), each part read
@@ -17,7 +18,7 @@ export const actionsKind = defineKind({
         value,
         location,
       ),
-    export: loadedOnCall(async () => (await import("./export.js")).exportRepositoryActions),
+    export: exportRepositoryActions,
   },
   organization: {
     setting: organizationActionsSetting,
@@ -26,6 +27,6 @@ export const actionsKind = defineKind({
         { reader, scope: at, base: `/orgs/${encodeURIComponent(at)}`, level: "organization" },
         value,
       ),
-    export: loadedOnCall(async () => (await import("./export.js")).exportOrganizationActions),
+    export: exportOrganizationActions,
   },
 });

@@ -1,7 +1,8 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyAutolink } from "./canonical.js";
 import { planAutolinks } from "./plan.js";
 import { autolinksSetting } from "./settings.js";
+import { exportAutolinks } from "./export.js";
 
 /**
  * Autolink references (`autolinks: {mode, items}`), keyed by key prefix. A written autolink is
@@ -19,7 +20,7 @@ export const autolink = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, `${at.owner}/${at.name}`, "autolink") ?? [],
       }),
-    export: loadedOnCall(async () => (await import("./export.js")).exportAutolinks),
+    export: exportAutolinks,
   },
   verify: verifyAutolink,
 });

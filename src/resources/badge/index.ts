@@ -4,6 +4,7 @@ import { defineKind } from "../kind.js";
 import { verifyBadge } from "./canonical.js";
 import { planBadges } from "./plan.js";
 import { badgesSetting } from "./settings.js";
+import { exportBadges } from "./export.js";
 
 /**
  * GitLab badges of projects and groups (issue #37, item 7): `badges: {mode, items}` keyed by name,
@@ -25,8 +26,7 @@ export const badgeKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "badge") ?? [],
       });
     },
-    export: async (reader, at) =>
-      (await import("./export.js")).exportBadges(reader, `${projectPath(at)}/badges`, "project"),
+    export: (reader, at) => exportBadges(reader, `${projectPath(at)}/badges`, "project"),
   },
   group: {
     setting: badgesSetting,
@@ -39,8 +39,7 @@ export const badgeKind = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, at, "badge") ?? [],
       }),
-    export: async (reader, at) =>
-      (await import("./export.js")).exportBadges(reader, `${groupPath(at)}/badges`, "group"),
+    export: (reader, at) => exportBadges(reader, `${groupPath(at)}/badges`, "group"),
   },
   verify: verifyBadge,
 });

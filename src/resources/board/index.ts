@@ -1,6 +1,7 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { planBoards } from "./plan.js";
 import { boardsAbsentSetting } from "./settings.js";
+import { boardComments } from "./export.js";
 
 /** Issue boards that must not exist in a GitLab project (`projects: [{project, boards_absent}]`). */
 export const boardKind = defineKind({
@@ -8,6 +9,6 @@ export const boardKind = defineKind({
   project: {
     setting: boardsAbsentSetting,
     plan: ({ reader, at, value }) => planBoards(reader, at, value),
-    comments: loadedOnCall(async () => (await import("./export.js")).boardComments),
+    comments: boardComments,
   },
 });

@@ -1,8 +1,9 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyWritten } from "./canonical.js";
 import { protectionGraphql } from "./graphql.js";
 import { planBranchProtections } from "./plan.js";
 import { branchProtectionSetting } from "./settings.js";
+import { exportProtections } from "./export.js";
 
 /**
  * Classic branch protection (`branch_protection: {<branch>: …}`): each branch written is read and
@@ -14,7 +15,7 @@ export const branchProtection = defineKind({
   repository: {
     setting: branchProtectionSetting,
     plan: ({ reader, at, value }) => planBranchProtections(reader, at, value),
-    export: loadedOnCall(async () => (await import("./export.js")).exportProtections),
+    export: exportProtections,
     // A GET of each branch's protection.
     restReads: (value) => Object.keys(value).length,
     graphql: protectionGraphql,

@@ -1,9 +1,10 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyCustomProperty } from "./canonical.js";
 import { planDefinitions } from "./definitions.js";
 import { valuesFromOrganization } from "./organization-side.js";
 import { definitionsSetting, valuesSetting } from "./settings.js";
 import { creationValues, planValues } from "./plan.js";
+import { exportDefinitions, exportValues } from "./export.js";
 
 /**
  * Custom properties: an organization's definitions (`organizations: - custom_properties:`) and a
@@ -22,12 +23,12 @@ export const customPropertyKind = defineKind({
         value,
         options.deleted?.at(reader.target, at, "custom_property") ?? [],
       ),
-    export: loadedOnCall(async () => (await import("./export.js")).exportDefinitions),
+    export: exportDefinitions,
   },
   repository: {
     setting: valuesSetting,
     plan: ({ reader, at, value, options }) => planValues({ reader, at, value, options }),
-    export: loadedOnCall(async () => (await import("./export.js")).exportValues),
+    export: exportValues,
     // The organization's definitions (once a plan) and the repository's values.
     restReads: () => 1,
     createFields: (value) => creationValues(value),

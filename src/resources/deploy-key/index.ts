@@ -1,7 +1,8 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyDeployKey } from "./canonical.js";
 import { planDeployKeys } from "./plan.js";
 import { deployKeysSetting } from "./settings.js";
+import { exportDeployKeys } from "./export.js";
 
 /**
  * Deploy keys (`deploy_keys: {mode, keys}`), keyed by the SHA256 fingerprint of each public key:
@@ -19,7 +20,7 @@ export const deployKeyKind = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, `${at.owner}/${at.name}`, "deploy_key") ?? [],
       }),
-    export: loadedOnCall(async () => (await import("./export.js")).exportDeployKeys),
+    export: exportDeployKeys,
   },
   verify: verifyDeployKey,
 });

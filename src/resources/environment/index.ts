@@ -1,7 +1,8 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyEnvironmentWrite } from "./canonical.js";
 import { planEnvironments } from "./plan.js";
 import { environmentsSetting } from "./settings.js";
+import { exportEnvironments } from "./export.js";
 
 /**
  * Deployment environments (`environments: {<name>: …}`), keyed by name in any case. A written
@@ -13,7 +14,7 @@ export const environment = defineKind({
   repository: {
     setting: environmentsSetting,
     plan: ({ reader, at, value }) => planEnvironments(reader, at, value),
-    export: loadedOnCall(async () => (await import("./export.js")).exportEnvironments),
+    export: exportEnvironments,
   },
   verify: verifyEnvironmentWrite,
 });

@@ -1,6 +1,7 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { planEpicLinks } from "./plan.js";
 import { epicLinksAbsentSetting } from "./settings.js";
+import { epicComments } from "./export.js";
 
 /** Related-epic links that must not exist in a GitLab group (`groups: [{group, epic_links_absent}]`). */
 export const epicLinkKind = defineKind({
@@ -8,6 +9,6 @@ export const epicLinkKind = defineKind({
   group: {
     setting: epicLinksAbsentSetting,
     plan: ({ reader, at, value }) => planEpicLinks(reader, at, value),
-    comments: loadedOnCall(async () => (await import("./export.js")).epicComments),
+    comments: epicComments,
   },
 });

@@ -4,6 +4,7 @@ import { defineKind } from "../kind.js";
 import { verifyDeployKey } from "./canonical.js";
 import { planDeployKeys } from "./plan.js";
 import { deployKeysSetting } from "./settings.js";
+import { exportDeployKeys } from "./export.js";
 
 /**
  * GitLab deploy keys of projects (issue #37, item 5): `deploy_keys: {mode, items}` by title, each
@@ -25,8 +26,7 @@ export const gitlabDeployKeyKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "gitlab_deploy_key") ?? [],
       });
     },
-    export: async (reader, at) =>
-      (await import("./export.js")).exportDeployKeys(reader, `${projectPath(at)}/deploy_keys`),
+    export: (reader, at) => exportDeployKeys(reader, `${projectPath(at)}/deploy_keys`),
   },
   verify: verifyDeployKey,
 });

@@ -5,6 +5,7 @@ import { defineKind, type PlanOptions } from "../kind.js";
 import { verifyHook } from "./canonical.js";
 import { type HookSite, planGitlabHooks } from "./plan.js";
 import { type GitlabHooks, groupHooksSetting, projectHooksSetting } from "./settings.js";
+import { exportGitlabHooks } from "./export.js";
 
 /**
  * GitLab webhooks of projects and groups (issue #37, item 4): `webhooks: {mode, hooks}` as the GitHub
@@ -40,14 +41,12 @@ export const gitlabHookKind = defineKind({
   project: {
     setting: projectHooksSetting,
     plan: ({ reader, at, value, options }) => plan(reader, projectSite(at), value, options),
-    export: async (reader, at) =>
-      (await import("./export.js")).exportGitlabHooks(reader, projectSite(at)),
+    export: (reader, at) => exportGitlabHooks(reader, projectSite(at)),
   },
   group: {
     setting: groupHooksSetting,
     plan: ({ reader, at, value, options }) => plan(reader, groupSite(at), value, options),
-    export: async (reader, at) =>
-      (await import("./export.js")).exportGitlabHooks(reader, groupSite(at)),
+    export: (reader, at) => exportGitlabHooks(reader, groupSite(at)),
   },
   verify: verifyHook,
 });

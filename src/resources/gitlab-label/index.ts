@@ -5,6 +5,7 @@ import { verifyLabel } from "./canonical.js";
 import { labelGraphql } from "./graphql.js";
 import { planGitlabLabels } from "./plan.js";
 import { groupLabelsSetting, projectLabelsSetting } from "./settings.js";
+import { exportGitlabLabels } from "./export.js";
 
 /**
  * GitLab labels of projects and groups (issue #37, item 3): `labels: {mode, items}` keyed by name,
@@ -29,12 +30,7 @@ export const gitlabLabelKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "gitlab_label") ?? [],
       });
     },
-    export: async (reader, at) =>
-      (await import("./export.js")).exportGitlabLabels(
-        reader,
-        `${projectPath(at)}/labels`,
-        "project",
-      ),
+    export: (reader, at) => exportGitlabLabels(reader, `${projectPath(at)}/labels`, "project"),
     graphql: labelGraphql,
   },
   group: {
@@ -48,8 +44,7 @@ export const gitlabLabelKind = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, at, "gitlab_label") ?? [],
       }),
-    export: async (reader, at) =>
-      (await import("./export.js")).exportGitlabLabels(reader, `${groupPath(at)}/labels`, "group"),
+    export: (reader, at) => exportGitlabLabels(reader, `${groupPath(at)}/labels`, "group"),
   },
   verify: verifyLabel,
 });

@@ -11,6 +11,7 @@ import {
 import { variableGraphql } from "./graphql.js";
 import { planVariables, type VariablePlace } from "./plan.js";
 import { INSTANCE_VALUE_LIMIT, instanceVariablesSetting, variablesSetting } from "./settings.js";
+import { exportInstanceVariables, exportVariables } from "./export.js";
 
 /** A project's or a group's variables: every request about one names its environment scope. */
 function placeOf(reader: ResourceReader, path: string, what: string): VariablePlace {
@@ -39,8 +40,8 @@ export const gitlabVariableKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "gitlab_variable") ?? [],
       });
     },
-    export: async (reader, at) =>
-      (await import("./export.js")).exportVariables(
+    export: (reader, at) =>
+      exportVariables(
         reader,
         `${projectPath(at)}/variables`,
         at.owner === "" ? `project ${at.name}` : `${at.owner}/${at.name}`,
@@ -58,12 +59,8 @@ export const gitlabVariableKind = defineKind({
         rotation: options,
         deleted: options.deleted?.at(reader.target, at, "gitlab_variable") ?? [],
       }),
-    export: async (reader, at) =>
-      (await import("./export.js")).exportVariables(
-        reader,
-        `${groupPath(at)}/variables`,
-        /^\d+$/.test(at) ? `group ${at}` : at,
-      ),
+    export: (reader, at) =>
+      exportVariables(reader, `${groupPath(at)}/variables`, /^\d+$/.test(at) ? `group ${at}` : at),
   },
   instance: {
     setting: instanceVariablesSetting,
@@ -82,7 +79,7 @@ export const gitlabVariableKind = defineKind({
         rotation: options,
         deleted: options.deleted?.at(reader.target, at, "gitlab_variable") ?? [],
       }),
-    export: async (reader) => (await import("./export.js")).exportInstanceVariables(reader),
+    export: exportInstanceVariables,
   },
   verify: verifyVariable,
 });

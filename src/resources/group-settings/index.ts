@@ -1,7 +1,8 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { planGroupSettings } from "./plan.js";
 import { groupSettingsSetting } from "./settings.js";
 import { verifyGroupSettings } from "./verify.js";
+import { exportGroupSettings } from "./export.js";
 
 /**
  * A GitLab group's own settings (issue #37, item 1): the fields of GitLab's `PUT /groups/:id`
@@ -15,7 +16,7 @@ export const groupSettingsKind = defineKind({
     setting: groupSettingsSetting,
     creates: true,
     plan: ({ reader, at, value }) => planGroupSettings({ reader, group: at, value }),
-    export: loadedOnCall(async () => (await import("./export.js")).exportGroupSettings),
+    export: exportGroupSettings,
   },
   verify: verifyGroupSettings,
 });

@@ -1,8 +1,9 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyLabel } from "./canonical.js";
 import { labelGraphql } from "./graphql.js";
 import { planLabels } from "./plan.js";
 import { labelsSetting } from "./settings.js";
+import { exportLabels } from "./export.js";
 
 /**
  * Repository labels (`labels: {mode, items}`), keyed by name in any case. What an item writes is
@@ -21,7 +22,7 @@ export const label = defineKind({
         deleted: options.deleted?.at(reader.target, `${at.owner}/${at.name}`, "label") ?? [],
       }),
     graphql: labelGraphql,
-    export: loadedOnCall(async () => (await import("./export.js")).exportLabels),
+    export: exportLabels,
   },
   verify: verifyLabel,
 });

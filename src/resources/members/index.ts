@@ -1,13 +1,14 @@
 import { selectedName } from "../../config/glob.js";
 import type { ReadResult, RepoRef, ResourceReader } from "../context.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyMemberWrite } from "./canonical.js";
 import { groupAbove, projectAbove, projectNamespace } from "./above.js";
 import { membersGraphql } from "./graphql.js";
 import { KIND, planMembers } from "./plan.js";
 import { topLevel, topLevelOf } from "./roles.js";
 import { groupMembersSetting, projectMembersSetting } from "./settings.js";
+import { exportGroupMembers, exportProjectMembers } from "./export.js";
 
 /** A read made at most once, on first use. */
 function once<T>(read: () => Promise<T>): () => Promise<T> {
@@ -48,7 +49,7 @@ export const membersKind = defineKind({
         options.deleted?.at(reader.target, scope, KIND) ?? [],
       );
     },
-    export: loadedOnCall(async () => (await import("./export.js")).exportProjectMembers),
+    export: exportProjectMembers,
     graphql: membersGraphql,
   },
   group: {
@@ -66,7 +67,7 @@ export const membersKind = defineKind({
         value,
         options.deleted?.at(reader.target, at, KIND) ?? [],
       ),
-    export: loadedOnCall(async () => (await import("./export.js")).exportGroupMembers),
+    export: exportGroupMembers,
   },
   verify: verifyMemberWrite,
 });

@@ -1,7 +1,8 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { approvalReads, planMergeRequestApprovals } from "./plan.js";
 import { mergeRequestApprovalsSetting } from "./settings.js";
 import { verifyApprovals } from "./verify.js";
+import { exportMergeRequestApprovals } from "./export.js";
 
 /**
  * GitLab merge-request approvals (issue #36, item 8; Premium): a project's approval settings and
@@ -16,7 +17,7 @@ export const mergeRequestApprovalsKind = defineKind({
     setting: mergeRequestApprovalsSetting,
     plan: ({ reader, at, value, options }) =>
       planMergeRequestApprovals({ reader, project: at, value, deleted: options.deleted }),
-    export: loadedOnCall(async () => (await import("./export.js")).exportMergeRequestApprovals),
+    export: exportMergeRequestApprovals,
     restReads: approvalReads,
   },
   verify: verifyApprovals,

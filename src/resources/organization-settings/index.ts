@@ -1,7 +1,8 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyOrganizationSettings } from "./canonical.js";
 import { planOrganizationSettings } from "./plan.js";
 import { organizationSettingsSetting } from "./settings.js";
+import { exportOrganizationSettings } from "./export.js";
 
 /**
  * An organization's own settings (`organizations: - settings: {…}`): GitHub's `PATCH /orgs/{org}`
@@ -12,7 +13,7 @@ export const organizationSettingsKind = defineKind({
   organization: {
     setting: organizationSettingsSetting,
     plan: ({ reader, at, value }) => planOrganizationSettings(reader, at, value),
-    export: loadedOnCall(async () => (await import("./export.js")).exportOrganizationSettings),
+    export: exportOrganizationSettings,
   },
   verify: verifyOrganizationSettings,
 });

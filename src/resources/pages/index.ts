@@ -1,7 +1,8 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyPages } from "./canonical.js";
 import { planPages } from "./plan.js";
 import { pagesSetting } from "./settings.js";
+import { exportPages } from "./export.js";
 
 /**
  * A repository's GitHub Pages site (`pages: {build_type, source, cname, https_enforced}` or `null`):
@@ -12,7 +13,7 @@ export const pagesKind = defineKind({
   repository: {
     setting: pagesSetting,
     plan: ({ reader, at, value }) => planPages(reader, at, value),
-    export: loadedOnCall(async () => (await import("./export.js")).exportPages),
+    export: exportPages,
   },
   verify: verifyPages,
 });

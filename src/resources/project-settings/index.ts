@@ -1,9 +1,10 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { around } from "./lifecycle.js";
 import { locateProject } from "./locate.js";
 import { planProjectSettings, projectSettingsReads } from "./plan.js";
 import { projectSettingsSetting } from "./settings.js";
 import { verifyProjectSettings } from "./verify.js";
+import { exportProjectSettings } from "./export.js";
 
 /**
  * A GitLab project's own settings and lifecycle (issue #36, items 1 and 2): the fields of GitLab's
@@ -17,7 +18,7 @@ export const projectSettingsKind = defineKind({
     setting: projectSettingsSetting,
     plan: ({ reader, at, value, location }) =>
       planProjectSettings({ reader, project: at, value, location }),
-    export: loadedOnCall(async () => (await import("./export.js")).exportProjectSettings),
+    export: exportProjectSettings,
     restReads: projectSettingsReads,
     lifecycle: {
       locate: ({ reader, at, value, listed }) =>

@@ -1,8 +1,9 @@
 import { selectedName } from "../../config/glob.js";
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyProtectedBranch } from "./canonical.js";
 import { KIND, planProtectedBranches } from "./plan.js";
 import { protectedBranchesSetting } from "./settings.js";
+import { exportProtectedBranches } from "./export.js";
 
 /**
  * A GitLab project's protected branches (issue #36, item 3): `protected_branches: {mode,
@@ -21,7 +22,7 @@ export const protectedBranches = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, selectedName(at.owner, at.name), KIND) ?? [],
       }),
-    export: loadedOnCall(async () => (await import("./export.js")).exportProtectedBranches),
+    export: exportProtectedBranches,
   },
   verify: verifyProtectedBranch,
 });

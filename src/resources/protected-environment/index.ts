@@ -4,6 +4,7 @@ import { defineKind } from "../kind.js";
 import { verifyEnvironment } from "./canonical.js";
 import { planEnvironments } from "./plan.js";
 import { groupEnvironmentsSetting, projectEnvironmentsSetting } from "./settings.js";
+import { exportEnvironments } from "./export.js";
 
 /**
  * GitLab protected environments (issue #37, item 6; Premium) of projects and groups:
@@ -26,11 +27,7 @@ export const protectedEnvironmentKind = defineKind({
         deleted: options.deleted?.at(reader.target, scope, "protected_environment") ?? [],
       });
     },
-    export: async (reader, at) =>
-      (await import("./export.js")).exportEnvironments(
-        reader,
-        `${projectPath(at)}/protected_environments`,
-      ),
+    export: (reader, at) => exportEnvironments(reader, `${projectPath(at)}/protected_environments`),
   },
   group: {
     setting: groupEnvironmentsSetting,
@@ -43,11 +40,7 @@ export const protectedEnvironmentKind = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, at, "protected_environment") ?? [],
       }),
-    export: async (reader, at) =>
-      (await import("./export.js")).exportEnvironments(
-        reader,
-        `${groupPath(at)}/protected_environments`,
-      ),
+    export: (reader, at) => exportEnvironments(reader, `${groupPath(at)}/protected_environments`),
   },
   verify: verifyEnvironment,
 });

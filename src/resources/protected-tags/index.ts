@@ -1,8 +1,9 @@
 import { selectedName } from "../../config/glob.js";
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyProtectedTag } from "./canonical.js";
 import { KIND, planProtectedTags } from "./plan.js";
 import { protectedTagsSetting } from "./settings.js";
+import { exportProtectedTags } from "./export.js";
 
 /**
  * A GitLab project's protected tags (issue #36, item 4): `protected_tags: {mode, tags}`. GitLab
@@ -20,7 +21,7 @@ export const protectedTags = defineKind({
         value,
         deleted: options.deleted?.at(reader.target, selectedName(at.owner, at.name), KIND) ?? [],
       }),
-    export: loadedOnCall(async () => (await import("./export.js")).exportProtectedTags),
+    export: exportProtectedTags,
   },
   verify: verifyProtectedTag,
 });

@@ -1,7 +1,8 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { planGroupPushRule, planProjectPushRule } from "./plan.js";
 import { pushRulesSetting } from "./settings.js";
 import { verifyPushRule } from "./verify.js";
+import { exportGroupPushRule, exportProjectPushRule } from "./export.js";
 
 /**
  * GitLab push rules (issue #36, item 7; Premium): one kind with a project part and a group part,
@@ -13,12 +14,12 @@ export const pushRulesKind = defineKind({
   project: {
     setting: pushRulesSetting,
     plan: ({ reader, at, value }) => planProjectPushRule({ reader, project: at, value }),
-    export: loadedOnCall(async () => (await import("./export.js")).exportProjectPushRule),
+    export: exportProjectPushRule,
   },
   group: {
     setting: pushRulesSetting,
     plan: ({ reader, at, value }) => planGroupPushRule({ reader, group: at, value }),
-    export: loadedOnCall(async () => (await import("./export.js")).exportGroupPushRule),
+    export: exportGroupPushRule,
   },
   verify: verifyPushRule,
 });

@@ -1,8 +1,9 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { rulesetGraphql } from "./graphql.js";
 import { organizationWhere, planRulesets, repositoryWhere } from "./plan.js";
 import { organizationRulesetsSetting, repositoryRulesetsSetting } from "./settings.js";
 import { verifyWritten } from "./verify.js";
+import { exportOrganizationRulesets, exportRepositoryRulesets } from "./export.js";
 
 /**
  * Rulesets of repositories (`rulesets` in repository settings) and of organizations (the
@@ -13,13 +14,13 @@ export const ruleset = defineKind({
   repository: {
     setting: repositoryRulesetsSetting,
     plan: ({ reader, at, value }) => planRulesets(repositoryWhere(reader, at), value, at),
-    export: loadedOnCall(async () => (await import("./export.js")).exportRepositoryRulesets),
+    export: exportRepositoryRulesets,
     graphql: rulesetGraphql,
   },
   organization: {
     setting: organizationRulesetsSetting,
     plan: ({ reader, at, value }) => planRulesets(organizationWhere(reader, at), value),
-    export: loadedOnCall(async () => (await import("./export.js")).exportOrganizationRulesets),
+    export: exportOrganizationRulesets,
   },
   verify: verifyWritten,
 });

@@ -1,6 +1,7 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { planOrganization, planRepository } from "./plan.js";
 import { organizationSecretsSetting, repositorySecretsSetting } from "./settings.js";
+import { exportOrganization, exportRepository } from "./export.js";
 
 /**
  * GitHub Actions and Dependabot secrets of repositories, their environments and organizations, by
@@ -11,11 +12,11 @@ export const secretKind = defineKind({
   repository: {
     setting: repositorySecretsSetting,
     plan: ({ reader, at, value, options }) => planRepository(reader, at, value, options),
-    export: loadedOnCall(async () => (await import("./export.js")).exportRepository),
+    export: exportRepository,
   },
   organization: {
     setting: organizationSecretsSetting,
     plan: ({ reader, at, value, options }) => planOrganization(reader, at, value, options),
-    export: loadedOnCall(async () => (await import("./export.js")).exportOrganization),
+    export: exportOrganization,
   },
 });

@@ -1,10 +1,11 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { around } from "./archiving.js";
 import { settingsGraphql } from "./graphql.js";
 import { locateRepository } from "./locate.js";
 import { planSettings } from "./plan.js";
 import { settingsSetting } from "./settings.js";
 import { verifySettings } from "./verify.js";
+import { exportSettings } from "./export.js";
 
 /**
  * A repository's own settings and lifecycle (issue #32): GitHub's `PATCH /repos/{owner}/{repo}`
@@ -19,7 +20,7 @@ export const settingsKind = defineKind({
     plan: ({ reader, at, value, location, creation }) =>
       planSettings({ reader, repo: at, value, location, ...(creation ? { creation } : {}) }),
     graphql: settingsGraphql,
-    export: loadedOnCall(async () => (await import("./export.js")).exportSettings),
+    export: exportSettings,
     lifecycle: {
       locate: ({ reader, at, value, listed }) =>
         locateRepository({

@@ -1,9 +1,10 @@
 import { selectedName } from "../../config/glob.js";
 import { groupPath, projectPath } from "../gitlab-paths.js";
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyShareWrite } from "./canonical.js";
 import { KIND, planShares, withAncestors } from "./plan.js";
 import { groupSharesSetting, projectSharesSetting } from "./settings.js";
+import { exportGroupShares, exportProjectShares } from "./export.js";
 
 /**
  * GitLab projects and groups shared with groups (issue #36, item 6): `shared_with_groups` in a
@@ -29,7 +30,7 @@ export const sharedWithGroupsKind = defineKind({
         options.deleted?.at(reader.target, scope, KIND) ?? [],
       );
     },
-    export: loadedOnCall(async () => (await import("./export.js")).exportProjectShares),
+    export: exportProjectShares,
   },
   group: {
     setting: groupSharesSetting,
@@ -39,7 +40,7 @@ export const sharedWithGroupsKind = defineKind({
         value,
         options.deleted?.at(reader.target, at, KIND) ?? [],
       ),
-    export: loadedOnCall(async () => (await import("./export.js")).exportGroupShares),
+    export: exportGroupShares,
   },
   verify: verifyShareWrite,
 });

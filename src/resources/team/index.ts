@@ -1,7 +1,8 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { verifyTeamWrite } from "./canonical.js";
 import { planTeams } from "./plan.js";
 import { teamsSetting } from "./settings.js";
+import { exportTeams } from "./export.js";
 
 /**
  * An organization's teams (`organizations: - name: acme, teams: {<slug>: …}`), keyed by slug: their
@@ -12,7 +13,7 @@ export const team = defineKind({
   organization: {
     setting: teamsSetting,
     plan: ({ reader, at, value, options }) => planTeams(reader, at, value, options),
-    export: loadedOnCall(async () => (await import("./export.js")).exportTeams),
+    export: exportTeams,
   },
   verify: verifyTeamWrite,
 });

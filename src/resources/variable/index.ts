@@ -1,6 +1,7 @@
-import { defineKind, loadedOnCall } from "../kind.js";
+import { defineKind } from "../kind.js";
 import { planOrganization, planRepository } from "./plan.js";
 import { organizationVariablesSetting, repositoryVariablesSetting } from "./settings.js";
+import { exportOrganization, exportRepository } from "./export.js";
 
 /**
  * GitHub Actions variables of repositories, their environments and organizations, by name (GitHub
@@ -16,11 +17,11 @@ export const variableKind = defineKind({
   repository: {
     setting: repositoryVariablesSetting,
     plan: ({ reader, at, value, options }) => planRepository(reader, at, value, options),
-    export: loadedOnCall(async () => (await import("./export.js")).exportRepository),
+    export: exportRepository,
   },
   organization: {
     setting: organizationVariablesSetting,
     plan: ({ reader, at, value, options }) => planOrganization(reader, at, value, options),
-    export: loadedOnCall(async () => (await import("./export.js")).exportOrganization),
+    export: exportOrganization,
   },
 });

@@ -1,5 +1,5 @@
 import type { ResourceReader } from "../context.js";
-import { defineKind, type PlanOptions, loadedOnCall } from "../kind.js";
+import { defineKind, type PlanOptions } from "../kind.js";
 import { type HookSite, organizationSite, repositorySite, verifyWritten } from "./canonical.js";
 import { planWebhooks } from "./plan.js";
 import {
@@ -8,6 +8,7 @@ import {
   type Webhooks,
   webhooksSetting,
 } from "./settings.js";
+import { exportOrganizationHooks, exportRepositoryHooks } from "./export.js";
 
 /**
  * Webhooks of repositories and of organizations (`webhooks: {mode, hooks}`), keyed by delivery URL
@@ -36,13 +37,13 @@ export const webhook = defineKind({
   repository: {
     setting: webhooksSetting,
     plan: ({ reader, at, value, options }) => planSite(reader, repositorySite(at), value, options),
-    export: loadedOnCall(async () => (await import("./export.js")).exportRepositoryHooks),
+    export: exportRepositoryHooks,
   },
   organization: {
     setting: organizationWebhooksSetting,
     plan: ({ reader, at, value, options }) =>
       planSite(reader, organizationSite(at), value, options),
-    export: loadedOnCall(async () => (await import("./export.js")).exportOrganizationHooks),
+    export: exportOrganizationHooks,
   },
   verify: verifyWritten,
 });
