@@ -5,9 +5,10 @@
 // ~0.72 s (2026-11-29, a server noting when a request arrives). Every module imported on its own
 // (import()) is a split point that adds chunks, so there are few: with each command and each kind's
 // export.ts imported on its own, a plan loaded 70 files and its first request left 60-70 ms later
-// than with the 7 it loads now (20 alternated plans of 50 repositories, medians). The library (dist/index.js) stays as tsc builds it. The
-// chunks sit two folders below the package, where tsc's modules sit, because the client and the
-// CLI read the package's version from "../../package.json".
+// than with the 7 it loads now (20 alternated plans of 50 repositories, medians). The library
+// (dist/index.js) stays as tsc builds it. The chunks sit two folders below the package, where
+// tsc's modules sit, because the client and the CLI read the package's version from
+// "../../package.json".
 // Usage: node scripts/build-cli.js [OUTDIR]
 import { rmSync } from "node:fs";
 import { bundle } from "./bundle.js";
