@@ -6,6 +6,8 @@ import type { RateWindow } from "./budget.js";
 import { type CacheEntry, type ConditionalCache, cacheKey } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { CLIENT_DEFAULTS } from "./defaults.js";
+import { clientSettings } from "./client-settings.js";
+import { conditionsFor, entryFor } from "./conditional.js";
 import { ForgeError, permissionsNote, serviceMessage, StoppedBeforeSending } from "./errors.js";
 import { createHttpFetch, type HttpFetch } from "./http-fetch.js";
 import { endpointGroupOf, type GitlabLimitsMode, gitlabLimitsOf } from "./gitlab-limits.js";
@@ -31,7 +33,6 @@ import type {
 } from "./types.js";
 import { readListing } from "./listing.js";
 import { buildUrl, displayPath, literalUrl } from "./urls.js";
-import { githubValidator, type RequestHeaders, sameTag, varyOf } from "./validator.js";
 import { writeLaneOf } from "./write-lane.js";
 import { KeyedSerializer } from "./write-lock.js";
 import { Slots } from "./slots.js";
@@ -121,59 +122,14 @@ export class ForgeClient {
   #identityOnce: Promise<string | undefined> | undefined;
 
   constructor(options: ForgeClientOptions) {
-    const given = options.concurrency ?? CLIENT_DEFAULTS.concurrency;
-    if (!Number.isInteger(given) || given < 1 || given > 100) {
-      throw new Error(`concurrency must be an integer from 1 to 100, got ${given}`);
-    }
-    const share = options.shareOfBudget ?? CLIENT_DEFAULTS.shareOfBudget;
-    if (!(share > 0 && share <= 1)) {
-      throw new Error(`share of the rate budget must be in (0, 1], got ${share}`);
-    }
+    const settings = clientSettings(options);
+    const { github, share, concurrency } = settings;
     this.#share = share;
-    // GitHub counts requests in flight per account, whoever sends them: a share of it is this client's.
-    const concurrency = Math.max(1, Math.floor(given * share));
-    // GitHub's secondary limits; GitLab documents neither (its limits are counts a minute).
-    const github = options.kind === "repository";
-    const cpuTimeLimitMs =
-      options.cpuTimeLimitMs ??
-      (github ? CLIENT_DEFAULTS.cpuTimeLimitMs : Number.POSITIVE_INFINITY);
-    if (!(cpuTimeLimitMs > 0)) {
-      throw new Error(`the CPU-time limit must be more than 0 milliseconds, got ${cpuTimeLimitMs}`);
-    }
-    const contentLimits =
-      options.contentLimits !== undefined
-        ? options.contentLimits
-        : github
-          ? CLIENT_DEFAULTS.contentLimits
-          : null;
-    const writeIntervalMs = nonNegative(
-      "write interval",
-      options.writeIntervalMs ?? CLIENT_DEFAULTS.writeIntervalMs,
-    );
-    this.#maxWaitMs = nonNegative("maximum wait", options.maxWaitMs ?? CLIENT_DEFAULTS.maxWaitMs);
-    this.#timeoutMs = nonNegative("timeout", options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs);
-    if (this.#timeoutMs === 0) throw new Error("timeout must be more than 0 milliseconds");
-    const idleTimeoutMs = nonNegative(
-      "idle timeout",
-      options.idleTimeoutMs ?? CLIENT_DEFAULTS.idleTimeoutMs,
-    );
-    if (idleTimeoutMs === 0) throw new Error("idle timeout must be more than 0 milliseconds");
-    const maxResponseBytes = positiveInteger(
-      "maximum response size",
-      options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
-    );
-    this.#maxPages = positiveInteger(
-      "maximum page count",
-      options.maxPages ?? CLIENT_DEFAULTS.maxPages,
-    );
+    this.#maxWaitMs = settings.maxWaitMs;
+    this.#timeoutMs = settings.timeoutMs;
+    this.#maxPages = settings.maxPages;
     this.#kind = options.kind;
-    this.#base = new URL(options.baseUrl);
-    if (this.#base.username !== "" || this.#base.password !== "") {
-      throw new Error("the base URL must not carry credentials; pass the token separately");
-    }
-    if (options.auth !== undefined && options.token !== undefined) {
-      throw new Error("pass either a token or an auth provider, not both");
-    }
+    this.#base = settings.base;
     this.#auth = options.auth ?? new StaticTokenAuth(options.token);
     this.#retries = options.retries ?? CLIENT_DEFAULTS.retries;
     this.#refusedIsFinal = options.refusedIsFinal === true;
@@ -183,23 +139,19 @@ export class ForgeClient {
     this.#onEvent = options.onEvent ?? (() => {});
     this.#signal = options.signal;
     this.#slots = new Slots(concurrency);
-    this.#fetch = createHttpFetch(concurrency, maxResponseBytes, idleTimeoutMs);
-    const pointsPerMinute = options.pointsPerMinute ?? CLIENT_DEFAULTS.pointsPerMinute;
-    if (!(Number.isFinite(pointsPerMinute) && pointsPerMinute > 0)) {
-      throw new Error(`points per minute must be a positive number, got ${pointsPerMinute}`);
-    }
+    this.#fetch = createHttpFetch(concurrency, settings.maxResponseBytes, settings.idleTimeoutMs);
     // GitLab's limits are requests per window, GitHub's secondary points are not among them.
     this.#gitlabLimits = github ? undefined : gitlabLimitsOf(this.#base.href, options.gitlabLimits);
     this.#pacer = new Pacer({
       clock: this.#clock,
       signal: this.#signal,
       maxWaitMs: this.#maxWaitMs,
-      writeIntervalMs,
+      writeIntervalMs: settings.writeIntervalMs,
       lane: writeLaneOf(this.#clock, this.#base.origin, this.#auth.writer),
-      pointsPerMinute: github ? pointsPerMinute : null,
+      pointsPerMinute: github ? settings.pointsPerMinute : null,
       gitlab: this.#gitlabLimits === "gitlab.com" ? new GitlabWindows(share, SKEW_MS) : undefined,
-      contentLimits,
-      cpuTimeLimitMs,
+      contentLimits: settings.contentLimits,
+      cpuTimeLimitMs: settings.cpuTimeLimitMs,
       share,
       margin: options.rateMargin,
       onWait: (wait, now) => {
@@ -579,7 +531,7 @@ export class ForgeClient {
       // Counted so a plan can say how much of a run no cache can spare (answers without an ETag).
       if (key !== undefined && headers.etag === undefined) this.#stats.noValidator++;
       if (key !== undefined && headers.etag !== undefined && raw !== undefined) {
-        const entry = this.#entryOf(headers, headers.etag, raw, sent);
+        const entry = entryFor(headers, headers.etag, raw, this.#accept, sent);
         if (!tokenBoundOnly || entry.scheme === "github") this.#cache?.set(key, entry);
       }
       return { status, data: data as T, headers, fromCache: false };
@@ -658,7 +610,7 @@ export class ForgeClient {
         url: literalUrl(url),
         headers: {
           ...(sent !== undefined ? { authorization: sent.reveal() } : {}),
-          ...(cached !== undefined ? this.#conditions(cached, sent) : {}),
+          ...(cached !== undefined ? conditionsFor(cached, this.#accept, sent) : {}),
         },
         ...(body !== undefined ? { data: revealSecrets(body) } : {}),
         request: {
@@ -702,56 +654,6 @@ export class ForgeClient {
         ? !outcome.failure.refused
         : !(outcome.kind === "response" && outcome.status === 304);
     this.#pacer.done(admitted, report, spent);
-  }
-
-  /** The headers this client sends that GitHub's ETag hashes (it never sends a Cookie). */
-  #hashedHeaders(sent: Secret | undefined): RequestHeaders {
-    return {
-      accept: this.#accept,
-      ...(sent !== undefined ? { authorization: sent.reveal() } : {}),
-    };
-  }
-
-  /**
-   * The conditional headers for a stored answer: the validator GitHub would compute for this
-   * request's own headers over the stored body (so an entry outlives the token it was read with),
-   * or the stored ETag when the service's ETags are not GitHub's; and If-Modified-Since where the
-   * answer had a Last-Modified. A server that follows RFC 9110 §13.1.3 ignores the date when a
-   * validator is sent, so a 304 always comes from a validator made for this request.
-   */
-  #conditions(cached: CacheEntry, sent: Secret | undefined): Record<string, string> {
-    const validator =
-      cached.scheme === "github"
-        ? githubValidator(
-            this.#hashedHeaders(sent),
-            cached.body,
-            cached.vary,
-            cached.etag.startsWith("W/"),
-          )
-        : cached.etag;
-    return {
-      "if-none-match": validator,
-      ...(cached.lastModified !== undefined ? { "if-modified-since": cached.lastModified } : {}),
-    };
-  }
-
-  /** The entry stored for a 2xx answer; whether its ETag is GitHub's is checked against the body. */
-  #entryOf(
-    headers: Record<string, string>,
-    etag: string,
-    raw: Buffer,
-    sent: Secret | undefined,
-  ): CacheEntry {
-    const vary = varyOf(headers.vary);
-    const github = sameTag(githubValidator(this.#hashedHeaders(sent), raw, vary, false), etag);
-    return {
-      etag,
-      scheme: github ? "github" : "opaque",
-      body: raw,
-      ...(vary !== undefined ? { vary } : {}),
-      ...(headers.link !== undefined ? { link: headers.link } : {}),
-      ...(headers["last-modified"] !== undefined ? { lastModified: headers["last-modified"] } : {}),
-    };
   }
 
   /** What a 404 may mean when the credential covers only part of the service (an App installation). */
@@ -857,20 +759,6 @@ function isRateWindow(value: unknown): value is RateWindow {
       (k) => typeof value[k] === "number" && Number.isFinite(value[k]) && (value[k] as number) >= 0,
     )
   );
-}
-
-function nonNegative(what: string, value: number): number {
-  if (!(Number.isFinite(value) && value >= 0)) {
-    throw new Error(`${what} must be a non-negative number of milliseconds, got ${value}`);
-  }
-  return value;
-}
-
-function positiveInteger(what: string, value: number): number {
-  if (!(Number.isInteger(value) && value > 0)) {
-    throw new Error(`${what} must be a positive integer, got ${value}`);
-  }
-  return value;
 }
 
 let version: string | undefined;
