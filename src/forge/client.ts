@@ -16,7 +16,13 @@ import { graphqlResult, type GraphqlResult, graphqlThrottle } from "./graphql-an
 import { predictComplexity, predictCost } from "./graphql-cost.js";
 import { FREE_PATH, GRAPHQL, SKEW_MS } from "./limits.js";
 import { type Admitted, Pacer, type Ticket } from "./pacer.js";
-import { type Headers, reportedWindow, retryAfterMs, throttleOf } from "./rate-headers.js";
+import {
+  type Headers,
+  reportedWindow,
+  retryAfterMs,
+  type Throttle,
+  throttleOf,
+} from "./rate-headers.js";
 import { answered, fromThrown, lostAnswer, type Outcome, timedOut } from "./outcome.js";
 import { backoffDelay, mayRetry, type RetryPolicy } from "./retry-policy.js";
 import { revealSecrets } from "./reveal.js";
@@ -429,76 +435,43 @@ export class ForgeClient {
       );
       if (settled !== undefined) return settled;
       answerLost ||= ticket.mutating && lostAnswer(outcome);
-      const fail = (status: number, detail: string, note?: string, unusableAnswer = false) => {
-        const said = note ?? (attempts > 1 ? `after ${attempts} attempts` : undefined);
-        const hidden = status === 404 ? this.#hiddenNote(path) : undefined;
-        const notes = [said, hidden].filter((part) => part !== undefined).join("; ");
-        return new ForgeError({
-          method,
-          path,
-          status,
-          detail,
-          attempts,
-          mayHaveBeenApplied: answerLost,
-          unusableAnswer,
-          ...(notes !== "" ? { note: notes } : {}),
-        });
-      };
+      const tried = { attempts, answerLost };
       if (outcome.kind === "refused") {
-        throw fail(outcome.status, outcome.detail, undefined, outcome.unusableAnswer);
+        throw this.#failure(ticket, tried, outcome.status, outcome.detail, {
+          unusableAnswer: outcome.unusableAnswer,
+        });
       }
       let retryAfter: number | undefined;
       let status = 0;
       let detail: string;
       if (outcome.kind === "response") {
-        const { headers, data } = outcome;
         status = outcome.status;
-        detail = serviceMessage(status, data);
+        detail = serviceMessage(status, outcome.data);
         // A 401 is given before the request is carried out, so even a write may be sent again.
         if (status === 401 && !renewed && (await this.#auth.renew(sent))) {
           renewed = true;
           this.#onEvent({ type: "reauthenticated", method, path });
           continue;
         }
-        const now = this.#clock.now();
-        const throttle =
-          throttleOf(status, headers, detail, now, SKEW_MS) ??
-          (ticket.graphql && status === 200
-            ? graphqlThrottle(data, headers, now, SKEW_MS)
-            : undefined);
-        if (throttle !== undefined) {
-          if (throttles >= this.#retries.max) {
-            const throttled = `${throttles + 1} of them throttled`;
-            throw fail(status, detail, `gave up after ${attempts} attempts, ${throttled}`);
-          }
+        const step = this.#afterAnswer(ticket, outcome, detail, attempts, throttles);
+        if ("ends" in step) throw this.#failure(ticket, tried, status, detail, { note: step.ends });
+        if ("throttle" in step) {
           throttles++;
-          this.#pacer.holdAfter(ticket, throttle, status, throttles);
+          this.#pacer.holdAfter(ticket, step.throttle, status, throttles);
           continue;
         }
-        if (!mayRetry(ticket.graphql ? "GET" : method, { status }) || unfinished(ticket, status)) {
-          const needs =
-            status === 403 ? permissionsNote(headers["x-accepted-github-permissions"]) : undefined;
-          const after = attempts > 1 ? `; after ${attempts} attempts` : "";
-          throw fail(status, detail, needs === undefined ? undefined : `${needs}${after}`);
-        }
-        retryAfter = retryAfterMs(headers, now);
+        retryAfter = step.retryAfter;
       } else {
         detail = outcome.failure.description;
         const retryAs = ticket.graphql ? "GET" : method;
-        if (!mayRetry(retryAs, { transport: outcome.failure })) throw fail(status, detail);
-        if (outcome.failure.refused && this.#refusedIsFinal) throw fail(status, detail);
+        const final =
+          !mayRetry(retryAs, { transport: outcome.failure }) ||
+          (outcome.failure.refused && this.#refusedIsFinal);
+        if (final) throw this.#failure(ticket, tried, status, detail);
       }
-      if (retries >= this.#retries.max) {
-        throw fail(status, detail, `gave up after ${attempts} attempts`);
-      }
-      const delayMs = Math.max(backoffDelay(retries, this.#retries, this.#random), retryAfter ?? 0);
-      if (delayMs > this.#maxWaitMs) {
-        const after = attempts > 1 ? ` after ${attempts} attempts` : "";
-        throw fail(
-          status,
-          detail,
-          `stopped${after}: the service asks to retry in ${Math.ceil(delayMs / 1000)} s, beyond the maximum wait`,
-        );
+      const delayMs = this.#retryDelay(retries, attempts, retryAfter);
+      if (typeof delayMs === "string") {
+        throw this.#failure(ticket, tried, status, detail, { note: delayMs });
       }
       const reason = status === 0 ? detail : `${status} ${detail}`;
       retries++;
@@ -508,6 +481,77 @@ export class ForgeClient {
       this.#onEvent({ type: "retry", method, path, attempt: retries, delayMs, reason });
       await this.#clock.sleep(delayMs, this.#signal);
     }
+  }
+
+  /**
+   * What an answer that settles nothing asks for: a pause (the service throttled it; `throttles`
+   * answers were throttled before), the end of the request (with the note its error carries), or
+   * another attempt, no sooner than the answer's Retry-After.
+   */
+  #afterAnswer(
+    ticket: Ticket,
+    outcome: Extract<Outcome, { kind: "response" }>,
+    detail: string,
+    attempts: number,
+    throttles: number,
+  ): { throttle: Throttle } | { ends: string | undefined } | { retryAfter: number | undefined } {
+    const { status, headers, data } = outcome;
+    const now = this.#clock.now();
+    const throttle =
+      throttleOf(status, headers, detail, now, SKEW_MS) ??
+      (ticket.graphql && status === 200 ? graphqlThrottle(data, headers, now, SKEW_MS) : undefined);
+    if (throttle !== undefined) {
+      if (throttles < this.#retries.max) return { throttle };
+      return { ends: `gave up after ${attempts} attempts, ${throttles + 1} of them throttled` };
+    }
+    if (
+      !mayRetry(ticket.graphql ? "GET" : ticket.method, { status }) ||
+      unfinished(ticket, status)
+    ) {
+      const needs =
+        status === 403 ? permissionsNote(headers["x-accepted-github-permissions"]) : undefined;
+      const after = attempts > 1 ? `; after ${attempts} attempts` : "";
+      return { ends: needs === undefined ? undefined : `${needs}${after}` };
+    }
+    return { retryAfter: retryAfterMs(headers, now) };
+  }
+
+  /**
+   * How long to wait before the next attempt, after `retries` retries; or, as text, why there is
+   * none (the retries are spent, or the service asks for a wait beyond the maximum).
+   */
+  #retryDelay(retries: number, attempts: number, retryAfter: number | undefined): number | string {
+    if (retries >= this.#retries.max) return `gave up after ${attempts} attempts`;
+    const delayMs = Math.max(backoffDelay(retries, this.#retries, this.#random), retryAfter ?? 0);
+    if (delayMs <= this.#maxWaitMs) return delayMs;
+    const after = attempts > 1 ? ` after ${attempts} attempts` : "";
+    return `stopped${after}: the service asks to retry in ${Math.ceil(delayMs / 1000)} s, beyond the maximum wait`;
+  }
+
+  /**
+   * The error that ends a request: its last answer (`status` 0 for none), how many attempts it
+   * took, and whether a write may have been carried out by one whose answer was lost.
+   */
+  #failure(
+    ticket: Ticket,
+    tried: { attempts: number; answerLost: boolean },
+    status: number,
+    detail: string,
+    { note, unusableAnswer = false }: { note?: string | undefined; unusableAnswer?: boolean } = {},
+  ): ForgeError {
+    const said = note ?? (tried.attempts > 1 ? `after ${tried.attempts} attempts` : undefined);
+    const hidden = status === 404 ? this.#hiddenNote(ticket.path) : undefined;
+    const notes = [said, hidden].filter((part) => part !== undefined).join("; ");
+    return new ForgeError({
+      method: ticket.method,
+      path: ticket.path,
+      status,
+      detail,
+      attempts: tried.attempts,
+      mayHaveBeenApplied: tried.answerLost,
+      unusableAnswer,
+      ...(notes !== "" ? { note: notes } : {}),
+    });
   }
 
   /**

@@ -254,6 +254,22 @@ describe("pacing by the rate-limit budget", () => {
     expect(service.counted()).toHaveLength(0);
   });
 
+  it("gives up when every answer is throttled, saying how many were", async () => {
+    const { client, service } = await setUp(
+      () => () => ({
+        status: 429,
+        headers: { "retry-after": "1" },
+        body: { message: "slow down" },
+      }),
+      { retries: { max: 2, baseMs: 10, capMs: 100 } },
+    );
+    const error = await client.get("/x").catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      "GET /x → 429 slow down (gave up after 3 attempts, 3 of them throttled)",
+    );
+    expect(service.counted()).toHaveLength(3);
+  });
+
   it("stops with RateLimitWaitExceeded when Retry-After is beyond the maximum wait", async () => {
     const { client } = await setUp(
       () => () => ({ status: 429, headers: { "retry-after": "120" }, body: {} }),
